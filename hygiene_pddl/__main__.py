@@ -1,0 +1,5 @@
+import sys
+
+from hygiene_pddl.cli import main
+
+sys.exit(main())

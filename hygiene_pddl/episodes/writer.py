@@ -1,0 +1,74 @@
+"""Turn an episode description into the public instance and private assessment files."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hygiene_pddl.instances.loader import instance_from_data
+from hygiene_pddl.literals import atom_text
+from hygiene_pddl.registries import Registries
+from hygiene_pddl.replay import replay
+
+
+@dataclass
+class Episode:
+    """Everything the builder decides for one instance; observations and R_t are derived by replay."""
+
+    id: str
+    family: str
+    request: str
+    goals: list[str]
+    decision_time: int
+    horizon: int
+    objects: dict[str, str]
+    facts: list[str]
+    hazards: list[tuple[str, str, str]]  # (owner, part, hazard)
+    stocks: dict[str, int]
+    history: list[dict[str, Any]]
+    profile: str
+    known_events: list[int] = field(default_factory=list)
+    reference: dict[str, Any] = field(default_factory=dict)
+
+    def public(self, reg: Registries) -> dict[str, Any]:
+        fam = reg.families[self.family]
+        data = {
+            "format": "hygiene-pddl-instance/1", "id": self.id, "family": self.family, "request": self.request,
+            "goals": self.goals, "decision_time": self.decision_time, "horizon": self.horizon,
+            "objects": dict(sorted(self.objects.items())),
+            "initial": {"facts": sorted(self.facts),
+                        "hazards": [{"carrier": [o, p], "hazard": h} for o, p, h in self.hazards],
+                        "stocks": dict(sorted(self.stocks.items()))},
+            "history": self.history, "observations": {"facts": []}, "resources": {},
+            "known_events": self.known_events,
+            "profile": {"name": self.profile, "order": list(reg.profiles[self.profile].order)},
+            "registry": {"actions": sorted(fam.actions), "events": sorted(fam.events),
+                         "hazards": sorted(fam.hazards),
+                         "treatments": sorted({reg.actions[a].treats.treatment for a in fam.actions
+                                               if reg.actions[a].treats})},
+        }
+        state = replay(instance_from_data(data, reg, self.id), reg, check=False)
+        data["observations"] = {"facts": sorted(atom_text(a) for a in state.facts)}
+        data["resources"] = dict(state.stocks)
+        return data
+
+
+def write_episode(ep: Episode, reg: Registries, problems_dir: Path) -> list[Path]:
+    """Write ``problems/<family>/<id>.json`` and ``<id>.reference.json``; return the paths."""
+    folder = problems_dir / ep.family
+    folder.mkdir(parents=True, exist_ok=True)
+    public = folder / f"{ep.id}.json"
+    ref = folder / f"{ep.id}.reference.json"
+    public.write_text(dumps(ep.public(reg)))
+    fam = reg.families[ep.family]
+    ref_data = {"format": "hygiene-pddl-reference/1", "instance": ep.id, "family": ep.family,
+                "activity_group": fam.activity_group, "household_area": fam.household_area, **ep.reference}
+    ref.write_text(dumps(ref_data))
+    return [public, ref]
+
+
+def dumps(data: Any) -> str:
+    """Canonical JSON text: sorted keys, two-space indent, trailing newline (byte-identical output)."""
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -1,0 +1,116 @@
+"""The hygiene rules (SPEC §1), in one place: materials, transfer at contact, treatments, protection.
+
+Every other module (replay, compiler, planners, validators) asks these questions here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from hygiene_pddl.instances.model import Carrier
+from hygiene_pddl.registries.model import Endpoint, Registries
+
+Time = int | Fraction
+
+
+@dataclass(frozen=True)
+class Link:
+    """One hop of a provenance chain: the hazard reached ``carrier`` at ``time`` through ``via``."""
+
+    carrier: Carrier
+    time: Time
+    via: str  # "initial source" or the record/step text
+    step: int | None = None  # history index (or plan step index) of the contact
+
+    def describe(self) -> str:
+        owner, part = self.carrier
+        return f"{owner} {part}" if self.step is None else f"{owner} {part} at {_fmt(self.time)}"
+
+
+Provenance = tuple[Link, ...]
+
+
+def _fmt(t: Time) -> str:
+    return str(t) if Fraction(t).denominator == 1 else f"{float(t):.3f}"
+
+
+def chain_text(prov: Provenance) -> str:
+    """``tray rim → left pad at 2 → spoon handle at 4``."""
+    return " → ".join(link.describe() for link in prov)
+
+
+@dataclass(frozen=True)
+class Transfer:
+    source: Carrier
+    target: Carrier
+    hazard: str
+
+
+class HygieneRules:
+    """Rules bound to one set of objects (name → object type) and optionally a subset of hazards (K)."""
+
+    def __init__(self, reg: Registries, objects: Mapping[str, str], hazards: Iterable[str] | None = None):
+        self.reg = reg
+        self.objects = dict(objects)
+        self.hazards = tuple(sorted(hazards)) if hazards is not None else tuple(sorted(reg.hazards))
+
+    # --- carriers -------------------------------------------------------------------------
+    def carriers(self) -> tuple[Carrier, ...]:
+        """Every gripper part and every object region, in a fixed order."""
+        out = [(g, p) for g in self.reg.grippers for p, _ in self.reg.parts]
+        for name in sorted(self.objects):
+            out += [(name, r.name) for r in self.reg.object_types[self.objects[name]].regions]
+        return tuple(out)
+
+    def is_gripper_part(self, c: Carrier) -> bool:
+        return c[0] in self.reg.grippers
+
+    def material(self, c: Carrier) -> str:
+        owner, part = c
+        if owner in self.reg.grippers:
+            return self.reg.part_material(part)
+        return self.reg.object_types[self.objects[owner]].region(part).material
+
+    def protected(self, c: Carrier) -> frozenset[str]:
+        """Hazards this carrier is protected against (object-class tags plus region tags)."""
+        owner, part = c
+        if owner in self.reg.grippers:
+            return frozenset()
+        otype = self.reg.object_types[self.objects[owner]]
+        return self.reg.protected_against(otype.tags | otype.region(part).tags) & frozenset(self.hazards)
+
+    def ground(self, ep: Endpoint, binding: Mapping[str, str]) -> Carrier:
+        """The carrier an endpoint names under a parameter binding."""
+        owner = binding[ep.var]
+        if ep.part.startswith("?"):
+            return (owner, binding[ep.part[1:]])
+        if ep.part.startswith("@"):
+            region = self.reg.object_types[self.objects[owner]].role_region(ep.part[1:])
+            if region is None:
+                raise ValueError(f"{owner} has no {ep.part[1:]} region")
+            return (owner, region)
+        return (owner, ep.part)
+
+    # --- rules ----------------------------------------------------------------------------
+    def crosses(self, hazard: str, a: Carrier, b: Carrier) -> bool:
+        """Whether ``hazard`` moves across a contact between carriers ``a`` and ``b``."""
+        return self.reg.hazards[hazard].transfers_between(self.material(a), self.material(b))
+
+    def transfers(self, carried: Mapping[Carrier, Iterable[str]], a: Carrier, b: Carrier) -> list[Transfer]:
+        """Hazards a contact between ``a`` and ``b`` adds, both ways; sources keep theirs."""
+        out = []
+        for src, dst in ((a, b), (b, a)):
+            have_dst = set(carried.get(dst, ()))
+            for h in sorted(carried.get(src, ())):
+                if h not in have_dst and self.crosses(h, src, dst):
+                    out.append(Transfer(src, dst, h))
+        return out
+
+    def removes(self, treatment: str, c: Carrier, hazard: str) -> bool:
+        """Whether ``treatment`` applied to carrier ``c`` removes ``hazard`` from it."""
+        return self.reg.treatments[treatment].removes_from(hazard, self.material(c))
+
+    def violates(self, c: Carrier, hazard: str) -> bool:
+        return hazard in self.protected(c)

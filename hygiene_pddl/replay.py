@@ -1,0 +1,292 @@
+"""History replay (SPEC §4): the state at decision time from the initial conditions and L<=t.
+
+:class:`World` applies happenings with the rules of :mod:`hygiene_pddl.hygiene`; the replay feeds it the
+history, and the instance-level evaluator feeds it the same history followed by a plan's steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from hygiene_pddl.costs import SUMMED
+from hygiene_pddl.errors import InstanceError, Location
+from hygiene_pddl.hygiene import HygieneRules, Link, Provenance, Time, chain_text
+from hygiene_pddl.instances.model import Carrier, HistoryRecord, Instance
+from hygiene_pddl.literals import Atom, Literal, atom_text
+from hygiene_pddl.registries import Registries, load_registries
+from hygiene_pddl.registries.model import ActionSchema, ContactSpec
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A contact that brought ``hazard`` onto a carrier protected against it."""
+
+    time: Time
+    step: int
+    label: str
+    carrier: Carrier
+    hazard: str
+    provenance: Provenance
+
+    def describe(self) -> str:
+        return (f"{self.label} at {self.time}: {self.carrier[0]} {self.carrier[1]} received "
+                f"{self.hazard} ({chain_text(self.provenance)})")
+
+
+@dataclass(frozen=True)
+class ContaminationFact:
+    carrier: Carrier
+    hazard: str
+    provenance: Provenance
+
+
+class PhysicalInconsistency(Exception):
+    """A happening whose condition does not hold, or a resource used twice at once."""
+
+    def __init__(self, step: int, message: str, advice: str = ""):
+        self.step, self.message, self.advice = step, message, advice
+        super().__init__(message)
+
+
+@dataclass
+class World:
+    """Mutable world state: physical facts, contamination with provenance, stocks, busy resources."""
+
+    rules: HygieneRules
+    facts: set[Atom]
+    static: frozenset[Atom]
+    stocks: dict[str, int]
+    contamination: dict[Carrier, dict[str, Provenance]] = field(default_factory=dict)
+    violations: list[Violation] = field(default_factory=list)
+    busy: dict[str, tuple[Time, int]] = field(default_factory=dict)  # resource -> (free at, step)
+    consumed: dict[str, int] = field(default_factory=dict)
+    costs: dict[str, int] = field(default_factory=dict)
+    active_time: int = 0
+    horizon: int | None = None
+
+    @classmethod
+    def initial(cls, reg: Registries, inst: Instance) -> World:
+        rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
+        world = cls(rules=rules, facts=set(inst.initial_facts), static=static_facts(reg, dict(inst.objects)),
+                    stocks=dict(inst.initial_stocks), horizon=inst.horizon)
+        for src in inst.initial_hazards:
+            world.contamination.setdefault(src.carrier, {})[src.hazard] = (
+                Link(src.carrier, 0, "initial source"),)
+        return world
+
+    # --- queries --------------------------------------------------------------------------
+    def holds(self, lit: Literal) -> bool:
+        present = lit.atom in self.facts or lit.atom in self.static
+        return present if lit.positive else not present
+
+    def hazards_on(self, c: Carrier) -> frozenset[str]:
+        return frozenset(self.contamination.get(c, {}))
+
+    def snapshot(self) -> tuple[ContaminationFact, ...]:
+        return tuple(ContaminationFact(c, h, p) for c in sorted(self.contamination)
+                     for h, p in sorted(self.contamination[c].items()))
+
+    # --- rules in action ------------------------------------------------------------------
+    def contact(self, a: Carrier, b: Carrier, time: Time, step: int, label: str) -> None:
+        """Apply one contact: hazards cross by material; arrivals on protected carriers are violations."""
+        carried = {c: self.contamination.get(c, {}).keys() for c in (a, b)}
+        for t in self.rules.transfers(carried, a, b):
+            prov = self.contamination[t.source][t.hazard] + (Link(t.target, time, label, step),)
+            self.contamination.setdefault(t.target, {})[t.hazard] = prov
+            if self.rules.violates(t.target, t.hazard):
+                self.violations.append(Violation(time, step, label, t.target, t.hazard, prov))
+
+    def treat(self, treatment: str, c: Carrier) -> list[str]:
+        """Remove exactly the hazards the registry says ``treatment`` removes from ``c``."""
+        removed = [h for h in sorted(self.contamination.get(c, {})) if self.rules.removes(treatment, c, h)]
+        for h in removed:
+            del self.contamination[c][h]
+        if c in self.contamination and not self.contamination[c]:
+            del self.contamination[c]
+        return removed
+
+    def _apply(self, effects: Iterable[Literal], binding: Mapping[str, str]) -> None:
+        lits = [e.ground(binding) for e in effects]
+        for lit in lits:
+            if not lit.positive:
+                self.facts.discard(lit.atom)
+        for lit in lits:
+            if lit.positive:
+                self.facts.add(lit.atom)
+
+    def _check(self, conds: Iterable[Literal], binding: Mapping[str, str], step: int, label: str,
+               time: Time, when: str) -> None:
+        for cond in conds:
+            lit = cond.ground(binding)
+            if not self.holds(lit):
+                want = "true" if lit.positive else "false"
+                raise PhysicalInconsistency(
+                    step, f"{label} at {time}: condition {atom_text(lit.atom)} is not {want} {when}",
+                    f"set {atom_text(lit.atom)} to {want} before {label}")
+
+    def _contacts(self, specs: Iterable[ContactSpec], when: str, binding: Mapping[str, str], time: Time,
+                  step: int, label: str) -> None:
+        for c in specs:
+            if c.when == when:
+                self.contact(self.rules.ground(c.a, binding), self.rules.ground(c.b, binding), time, step, label)
+
+    def resources_of(self, schema: ActionSchema, binding: Mapping[str, str]) -> list[str]:
+        return ([f"gripper:{binding[g]}" for g in schema.occupies] + [f"appliance:{binding[a]}" for a in
+                schema.appliances] + [f"capacity:{c}" for c in schema.capacities])
+
+    def start_action(self, schema: ActionSchema, args: tuple[str, ...], time: Time, step: int, label: str,
+                     end: Time) -> None:
+        binding = dict(zip(schema.param_names, args, strict=True))
+        for res in self.resources_of(schema, binding):
+            free_at, other = self.busy.get(res, (0, -1))
+            if free_at > time:
+                raise PhysicalInconsistency(step, f"{label} at {time}: {res.split(':')[1]} is busy until "
+                                                  f"{free_at} with step {other}",
+                                            f"start {label} at {free_at} or later")
+            self.busy[res] = (end, step)
+        self._check(schema.cond_start, binding, step, label, time, "at start")
+        for stock, amount in schema.consumes:
+            if self.stocks.get(stock, 0) < amount:
+                raise PhysicalInconsistency(step, f"{label} at {time}: needs {amount} {stock}, "
+                                                  f"only {self.stocks.get(stock, 0)} left")
+            self.stocks[stock] = self.stocks.get(stock, 0) - amount
+            self.consumed[stock] = self.consumed.get(stock, 0) + amount
+        for dim, amount in schema.costs:
+            self.costs[dim] = self.costs.get(dim, 0) + amount
+        if schema.occupies:
+            self.active_time += schema.duration
+        self._apply(schema.eff_start, binding)
+        self._contacts(schema.contacts, "start", binding, time, step, label)
+
+    def check_invariants(self, schema: ActionSchema, args: tuple[str, ...], time: Time, step: int,
+                         label: str) -> None:
+        binding = dict(zip(schema.param_names, args, strict=True))
+        self._check(schema.cond_overall, binding, step, label, time, "over all")
+
+    def end_action(self, schema: ActionSchema, args: tuple[str, ...], time: Time, step: int, label: str) -> None:
+        binding = dict(zip(schema.param_names, args, strict=True))
+        self._check(schema.cond_end, binding, step, label, time, "at end")
+        self._apply(schema.eff_end, binding)
+        self._contacts(schema.contacts, "end", binding, time, step, label)
+        if schema.treats is not None:
+            self.treat(schema.treats.treatment, self.rules.ground(schema.treats.target, binding))
+
+    def event(self, reg: Registries, rec: HistoryRecord) -> None:
+        schema = reg.events[rec.name]
+        binding = dict(zip(schema.param_names, rec.args, strict=True))
+        label = f"event {rec.text()}"
+        self._contacts(schema.contacts, "start", binding, rec.start, rec.index, label)
+        if schema.consumes_param:
+            stock, amount = binding[schema.consumes_param[0]], int(binding[schema.consumes_param[1]])
+            self.stocks[stock] = max(0, self.stocks.get(stock, 0) - amount)
+        if schema.sets_horizon:
+            self.horizon = int(binding[schema.sets_horizon])
+
+
+def static_facts(reg: Registries, objects: Mapping[str, str]) -> frozenset[Atom]:
+    """Facts that follow from object types and never change (``graspable``)."""
+    out = set()
+    for name, otype in objects.items():
+        for region in reg.object_types[otype].grasp:
+            out.add(("graspable", name, region))
+    return frozenset(out)
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """The hygiene state S_t and everything else the replay reconstructs."""
+
+    instance: str
+    decision_time: int
+    contamination: tuple[ContaminationFact, ...]
+    facts: frozenset[Atom]
+    stocks: tuple[tuple[str, int], ...]
+    consumed: tuple[tuple[str, int], ...]
+    history_costs: tuple[tuple[str, int], ...]
+    violations: tuple[Violation, ...]
+    ongoing: tuple[HistoryRecord, ...]
+    busy_until: tuple[tuple[str, int], ...]
+    horizon: int
+
+    def hazards_on(self, carrier: Carrier) -> frozenset[str]:
+        return frozenset(f.hazard for f in self.contamination if f.carrier == carrier)
+
+    def carried(self) -> dict[Carrier, frozenset[str]]:
+        out: dict[Carrier, set[str]] = {}
+        for f in self.contamination:
+            out.setdefault(f.carrier, set()).add(f.hazard)
+        return {c: frozenset(h) for c, h in out.items()}
+
+
+def _happenings(history: Iterable[HistoryRecord], until: int) -> list[tuple[Time, int, int, str]]:
+    """(time, phase, index, kind): ends before starts at equal times, then history order."""
+    out: list[tuple[Time, int, int, str]] = []
+    for rec in history:
+        if rec.kind == "event":
+            out.append((rec.start, 1, rec.index, "event"))
+        else:
+            out.append((rec.start, 1, rec.index, "start"))
+            if rec.end <= until:
+                out.append((rec.end, 0, rec.index, "end"))
+    return sorted(out)
+
+
+def run_history(reg: Registries, inst: Instance, world: World) -> list[HistoryRecord]:
+    """Feed the history to ``world``; return the actions still running at the decision time."""
+    running: dict[int, HistoryRecord] = {}
+    for time, _phase, idx, kind in _happenings(inst.history, inst.decision_time):
+        rec = inst.history[idx]
+        if kind == "event":
+            world.event(reg, rec)
+        elif kind == "start":
+            world.start_action(reg.actions[rec.name], rec.args, time, idx, f"history[{idx}] {rec.text()}", rec.end)
+            running[idx] = rec
+        else:
+            world.end_action(reg.actions[rec.name], rec.args, time, idx, f"history[{idx}] {rec.text()}")
+            del running[idx]
+        for j, other in running.items():
+            world.check_invariants(reg.actions[other.name], other.args, time, j, f"history[{j}] {other.text()}")
+    return [running[i] for i in sorted(running)]
+
+
+def replay(inst: Instance, registries: Registries | None = None, *, check: bool = True) -> ReplayResult:
+    """Replay the instance's history; raise :class:`InstanceError` if it is physically inconsistent.
+
+    With ``check=False`` the observations and R_t are not compared (the episode builder derives them).
+    """
+    reg = registries or load_registries()
+    world = World.initial(reg, inst)
+    where = inst.source_path
+    try:
+        ongoing = run_history(reg, inst, world)
+    except PhysicalInconsistency as exc:
+        raise InstanceError(f"history is physically inconsistent: {exc.message}"
+                            + (f"; {exc.advice}" if exc.advice else ""),
+                            Location(where, path=f"history.{exc.step}")) from None
+    if check and world.facts != set(inst.observations):
+        missing = sorted(atom_text(a) for a in set(inst.observations) - world.facts)
+        extra = sorted(atom_text(a) for a in world.facts - set(inst.observations))
+        raise InstanceError("the observations do not match the replayed history: "
+                            + "; ".join(filter(None, [f"observed but not replayed: {', '.join(missing)}" if missing
+                                                      else "", f"replayed but not observed: {', '.join(extra)}"
+                                                      if extra else ""])),
+                            Location(where, path="observations"))
+    stocks_left = {k: world.stocks.get(k, 0) for k in set(world.stocks) | set(dict(inst.resources))}
+    if check and any(dict(inst.resources).get(k, 0) != v for k, v in stocks_left.items()):
+        raise InstanceError(f"remaining resources R_t {dict(inst.resources)} differ from the initial stocks minus "
+                            f"the history's use {world.stocks}", Location(where, path="resources"))
+    busy = {res: int(free) for res, (free, _) in world.busy.items() if free > inst.decision_time}
+    costs = {d: world.costs.get(d, 0) for d in SUMMED}
+    costs["active_robot_time"] = world.active_time
+    return ReplayResult(
+        instance=inst.id, decision_time=inst.decision_time, contamination=world.snapshot(),
+        facts=frozenset(world.facts), stocks=tuple(sorted(world.stocks.items())),
+        consumed=tuple(sorted(world.consumed.items())), history_costs=tuple(costs.items()),
+        violations=tuple(world.violations), ongoing=tuple(ongoing), busy_until=tuple(sorted(busy.items())),
+        horizon=world.horizon if world.horizon is not None else inst.horizon)
+
+
+def time_value(t: Time) -> int | str:
+    return int(t) if Fraction(t).denominator == 1 else str(Fraction(t))
