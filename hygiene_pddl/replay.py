@@ -186,11 +186,13 @@ class World:
 
 
 def static_facts(reg: Registries, objects: Mapping[str, str]) -> frozenset[Atom]:
-    """Facts that follow from object types and never change (``graspable``)."""
+    """Facts that follow from object types and never change (``graspable``, type-level statics)."""
     out = set()
     for name, otype in objects.items():
         for region in reg.object_types[otype].grasp:
             out.add(("graspable", name, region))
+        for pred in reg.object_types[otype].static:
+            out.add((pred, name))
     return frozenset(out)
 
 

@@ -55,17 +55,22 @@ class Episode:
         return data
 
 
+def episode_files(ep: Episode, reg: Registries) -> tuple[str, str]:
+    """The text of the public instance file and of the private assessment file."""
+    fam = reg.families[ep.family]
+    ref_data = {"format": "hygiene-pddl-reference/1", "instance": ep.id, "family": ep.family,
+                "activity_group": fam.activity_group, "household_area": fam.household_area, **ep.reference}
+    return dumps(ep.public(reg)), dumps(ref_data)
+
+
 def write_episode(ep: Episode, reg: Registries, problems_dir: Path) -> list[Path]:
     """Write ``problems/<family>/<id>.json`` and ``<id>.reference.json``; return the paths."""
     folder = problems_dir / ep.family
     folder.mkdir(parents=True, exist_ok=True)
-    public = folder / f"{ep.id}.json"
-    ref = folder / f"{ep.id}.reference.json"
-    public.write_text(dumps(ep.public(reg)))
-    fam = reg.families[ep.family]
-    ref_data = {"format": "hygiene-pddl-reference/1", "instance": ep.id, "family": ep.family,
-                "activity_group": fam.activity_group, "household_area": fam.household_area, **ep.reference}
-    ref.write_text(dumps(ref_data))
+    public, ref = folder / f"{ep.id}.json", folder / f"{ep.id}.reference.json"
+    public_text, ref_text = episode_files(ep, reg)
+    public.write_text(public_text)
+    ref.write_text(ref_text)
     return [public, ref]
 
 

@@ -150,7 +150,8 @@ def _load(data_dir: Path) -> Registries:
                 if m not in mats_ok:
                     raise hc.fail(["hazards", name, "transfers", i], f"unknown material {m!r}")
         if h["source"] not in sources:
-            raise hc.fail(["hazards", name, "source"], f"unknown source {h['source']!r}; expected one of {sorted(sources)}")
+            raise hc.fail(["hazards", name, "source"],
+                          f"unknown source {h['source']!r}; expected one of {sorted(sources)}")
         hazards[name] = Hazard(name, h["class"], frozenset(tuple(p) for p in h["transfers"]),
                                h["source"], h.get("description", ""))
     treatments: dict[str, Treatment] = {}
@@ -267,8 +268,12 @@ def _load(data_dir: Path) -> Registries:
             raise tc.fail(base, "an item needs grasp regions and a base region")
         if o["kind"] in ("place", "both") and "surface" not in o:
             raise tc.fail(base, "a place needs a surface region")
+        for i, pred in enumerate(o.get("static", [])):
+            if len(preds.get(pred, ())) != 1:
+                raise tc.fail([*base, "static", i], f"{pred!r} must be a declared one-argument predicate")
         object_types[name] = ObjectType(name, o["kind"], tuple(regions), frozenset(o.get("tags", [])),
-                                        tuple(o.get("grasp", [])), o.get("base"), o.get("surface"))
+                                        tuple(o.get("grasp", [])), o.get("base"), o.get("surface"),
+                                        tuple(o.get("static", [])))
     families: dict[str, Family] = {}
     for name, f in ts["families"].items():
         base = ["families", name]

@@ -70,6 +70,7 @@ class ObjectType:
     grasp: tuple[str, ...] = ()
     base: str | None = None
     surface: str | None = None
+    static: tuple[str, ...] = ()  # unary static predicates true of objects of this type
 
     @property
     def is_item(self) -> bool:

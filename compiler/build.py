@@ -1,0 +1,71 @@
+"""Regenerate the committed benchmark (instances and PDDL) in memory; write it or check it is current."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from compiler.render import render_classical, render_domain, render_problem
+from hygiene_pddl.episodes.first_families import first_families
+from hygiene_pddl.episodes.writer import Episode, episode_files
+from hygiene_pddl.instances.loader import instance_from_data
+from hygiene_pddl.registries import Registries
+
+#: File names beside each instance JSON.
+TEMPORAL = "{id}.pddl"
+NO_TOTAL_TIME = "{id}.no-total-time.pddl"
+CLASSICAL_DOMAIN = "{id}.classical-domain.pddl"
+CLASSICAL_PROBLEM = "{id}.classical.pddl"
+
+
+def compile_instance_files(reg: Registries, public: dict, stem: str) -> dict[str, str]:
+    """The PDDL problem files of one instance (relative names → text)."""
+    inst = instance_from_data(public, reg, stem)
+    out = {TEMPORAL.format(id=inst.id): render_problem(reg, inst)[0],
+           NO_TOTAL_TIME.format(id=inst.id): render_problem(reg, inst, metric_total_time=False)[0]}
+    cdom, cprob, _ = render_classical(reg, inst)
+    out[CLASSICAL_DOMAIN.format(id=inst.id)] = cdom
+    out[CLASSICAL_PROBLEM.format(id=inst.id)] = cprob
+    return out
+
+
+def benchmark_files(reg: Registries, episodes: list[Episode] | None = None) -> dict[Path, str]:
+    """Every committed benchmark file (path relative to the repository root → text)."""
+    episodes = first_families() if episodes is None else episodes
+    files: dict[Path, str] = {}
+    for family in sorted({ep.family for ep in episodes}):
+        files[Path("domains") / f"{family}.pddl"] = render_domain(reg, family)
+    for ep in episodes:
+        folder = Path("problems") / ep.family
+        public, ref = episode_files(ep, reg)
+        files[folder / f"{ep.id}.json"] = public
+        files[folder / f"{ep.id}.reference.json"] = ref
+        for name, text in compile_instance_files(reg, json.loads(public), ep.id).items():
+            files[folder / name] = text
+    return files
+
+
+def stale_files(root: Path, files: dict[Path, str]) -> list[str]:
+    """Committed files that differ from (or are missing versus, or are extra to) a fresh build."""
+    problems = []
+    for rel, text in sorted(files.items()):
+        path = root / rel
+        if not path.exists():
+            problems.append(f"{rel}: missing")
+        elif path.read_text(encoding="utf-8") != text:
+            problems.append(f"{rel}: stale (differs from a fresh build)")
+    generated = {root / rel for rel in files}
+    for folder in ("domains", "problems"):
+        for path in sorted((root / folder).rglob("*")):
+            if path.is_file() and path not in generated:
+                problems.append(f"{path.relative_to(root)}: not produced by the build")
+    return problems
+
+
+def write_files(root: Path, files: dict[Path, str]) -> None:
+    """Write all files (the text is complete before the first write: nothing partial on bad input)."""
+    for rel, text in sorted(files.items()):
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
