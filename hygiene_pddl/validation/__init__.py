@@ -1,0 +1,1 @@
+"""Plan validation: the PDDL level (`pddl_level`, VAL semantics) and, later, the instance level."""

@@ -1,0 +1,84 @@
+"""Repair advice in VAL's spirit, and hints when another tolerance would change the verdict."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from hygiene_pddl.plans import Plan
+
+from .numeric import decimal_text
+from .result import Reason, ValidationResult
+
+if TYPE_CHECKING:
+    from .api import PddlValidator
+
+_WHY = {
+    Reason.MUTEX: "VAL treats happenings at most tolerance/10 apart as simultaneous and then "
+                  "requires them to be mutex-free",
+    Reason.DURATION: "VAL accepts a duration within the tolerance of its constraint",
+    Reason.INVARIANT: "the tolerance decides which happenings merge",
+    Reason.PRECONDITION: "the tolerance decides which happenings merge",
+}
+
+
+def _where(result: ValidationResult) -> str:
+    f = result.failure
+    if f is None:
+        return ""
+    step = f"step {f.step_index + 1}" if f.step_index is not None else "the happening"
+    return f"{step} at {decimal_text(f.time)}" if f.time is not None else step
+
+
+def advice_text(result: ValidationResult, plan: Plan) -> str:
+    """What to change, one line per item."""
+    f = result.failure
+    if f is None:
+        if plan.status:
+            return (f"The plan file claims `status: {plan.status}`, yet the empty plan "
+                    "reaches the goal.")
+        return ""
+    where = _where(result)
+    if f.reason is Reason.PRECONDITION:
+        lines = [f"Plan failed because of unsatisfied precondition in: {f.action}"]
+        lines += [f"{item} before {where}" for item in f.unsatisfied]
+    elif f.reason is Reason.DURATION:
+        lines = [f"Failed duration constraint {f.condition} in {f.action}"]
+        lines += [f"{item} for {where}" for item in f.unsatisfied]
+    elif f.reason is Reason.MUTEX:
+        lines = [f"{f.action} has a mutex violation at time {decimal_text(f.time)}"
+                 + (f" with {f.other_action}" if f.other_action else "")]
+        lines += [f"{item} ({where})" for item in f.unsatisfied]
+    elif f.reason is Reason.INVARIANT:
+        lines = [f"{f.action} has its condition unsatisfied: {f.condition}"]
+        lines += [f"{item} while {where.replace(' at ', ' runs, from ')}"
+                  for item in f.unsatisfied]
+    elif f.reason is Reason.GOAL:
+        lines = ["The goal is not satisfied"]
+        lines += [f"{item} by the end of the plan" for item in f.unsatisfied]
+    else:
+        lines = [f.message]
+    return "\n".join(lines)
+
+
+def tolerance_hints(validator: PddlValidator, plan: Plan,
+                    result: ValidationResult) -> tuple[str, ...]:
+    """Hints naming the tolerances (among tol/10, tol*10, 0.001, 0.01) that flip the verdict."""
+    tol = result.tolerance
+    candidates = {tol / 10, tol * 10, Fraction(1, 1000), Fraction(1, 100)} - {tol}
+    hints = []
+    for cand in sorted(candidates):
+        other = validator.engine(cand).run(plan)
+        if other.status is result.status:
+            continue
+        if other.valid:
+            why = _WHY.get(result.reason, "")
+            hints.append(f"With -t {decimal_text(cand)} the plan would be valid"
+                         + (f" ({why})." if why else "."))
+        else:
+            reason = other.reason.value if other.reason else "invalid"
+            why = _WHY.get(other.reason, "")
+            hints.append(f"With -t {decimal_text(cand)} the plan would be invalid: {reason}"
+                         f" at {decimal_text(other.failure.time) if other.failure.time is not None else 'the end'}"
+                         + (f" ({why})." if why else "."))
+    return tuple(hints)

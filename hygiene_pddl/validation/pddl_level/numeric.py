@@ -1,0 +1,70 @@
+"""Number handling: VAL computes in IEEE doubles; an exact (Fraction) mode is available too.
+
+In "val" mode every literal becomes the nearest double (as VAL's atof does) and arithmetic,
+happening grouping and duration checks run in doubles, so boundary cases fall as in VAL.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+Num = float | Fraction
+
+
+class UndefinedValue(Exception):
+    """A numeric fluent was read before it was given a value."""
+
+    def __init__(self, key: tuple):
+        super().__init__(key)
+        self.key = key
+
+
+class Arith:
+    """Literal conversion and the few operations whose behaviour differs between modes."""
+
+    def __init__(self, mode: str = "val"):
+        if mode not in ("val", "exact"):
+            raise ValueError(f"arithmetic must be 'val' or 'exact', not {mode!r}")
+        self.exact = mode == "exact"
+        self.mode = mode
+
+    def num(self, value: Fraction | int) -> Num:
+        return Fraction(value) if self.exact else float(value)
+
+    def div(self, a: Num, b: Num) -> Num:
+        if b == 0:
+            if self.exact:
+                raise ZeroDivisionError("division by zero")
+            if a == 0 or math.isnan(a):
+                return math.nan
+            return math.copysign(math.inf, a) * math.copysign(1.0, b)
+        return a / b
+
+    def to_fraction(self, value: Num) -> Fraction | None:
+        """The exact value (exact mode) or the shortest decimal that reads back as the double."""
+        if isinstance(value, Fraction):
+            return value
+        if math.isnan(value) or math.isinf(value):
+            return None
+        return Fraction(repr(float(value)))
+
+
+def val_format(value: Num) -> str:
+    """A number as VAL prints it (C++ ostream, precision 10)."""
+    x = float(value)
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return f"{x:.10g}"
+
+
+def decimal_text(value: Fraction | None) -> str:
+    """A short human decimal for reports (exact when it terminates within 6 places)."""
+    if value is None:
+        return "undefined"
+    if value.denominator == 1:
+        return str(value.numerator)
+    text = f"{float(value):.6f}".rstrip("0").rstrip(".")
+    return text if Fraction(text) == value else f"{float(value):.6g}"
