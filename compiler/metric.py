@@ -24,22 +24,35 @@ class Bounds:
         return dict(self.per_dimension)[dim]
 
 
-def derive_bounds(actions: list[ActionSchema], remaining_time: int, n_grippers: int, n_appliances: int) -> Bounds:
-    """Bounds from the time left: no gripper or appliance can run more actions than fit before the deadline."""
+def derive_bounds(actions: list[ActionSchema], remaining_time: int, n_grippers: int, n_appliances: int,
+                  stocks: dict[str, int] | None = None) -> Bounds:
+    """Bounds from the time and stocks left.
+
+    An action can occur at most as often as it fits before the deadline on its grippers or appliances
+    (or its unary capacity), and as its stocks allow; a dimension's bound sums its actions' amounts at
+    those counts. The action bound is the smaller of that sum and what fits on grippers and appliances.
+    """
+    stocks = stocks or {}
+    counts: dict[str, int] = {}
+    for a in actions:
+        fit = remaining_time // a.duration
+        if a.capacities:
+            n = fit
+        elif a.occupies:
+            n = n_grippers * fit // len(a.occupies)
+        else:
+            n = max(1, n_appliances) * fit
+        for stock, amount in a.consumes:
+            n = min(n, stocks.get(stock, 0) // amount)
+        counts[a.name] = n
     gripper_durs = [a.duration for a in actions if a.occupies]
     appliance_durs = [a.duration for a in actions if not a.occupies]
-    max_actions = 0
-    if gripper_durs:
-        max_actions += n_grippers * (remaining_time // min(gripper_durs))
-    if appliance_durs:
-        max_actions += max(1, n_appliances) * (remaining_time // min(appliance_durs))
-    ub: dict[str, int] = {}
-    for dim in SUMMED:
-        per_action = max((dict(a.costs).get(dim, 0) for a in actions), default=0)
-        ub[dim] = per_action * max_actions
+    fit_all = (n_grippers * (remaining_time // min(gripper_durs)) if gripper_durs else 0) + (
+        max(1, n_appliances) * (remaining_time // min(appliance_durs)) if appliance_durs else 0)
+    ub: dict[str, int] = {d: sum(dict(a.costs).get(d, 0) * counts[a.name] for a in actions) for d in SUMMED}
     ub["active_robot_time"] = n_grippers * remaining_time if gripper_durs else 0
     ub["makespan"] = remaining_time
-    return Bounds(max_actions, tuple((d, ub[d]) for d in DIMENSIONS))
+    return Bounds(min(fit_all, sum(counts.values())), tuple((d, ub[d]) for d in DIMENSIONS))
 
 
 def lex_weights(profile: Profile, bounds: Bounds, dims: tuple[str, ...] | None = None) -> dict[str, int]:

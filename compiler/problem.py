@@ -103,6 +103,9 @@ def classical_weights(profile_order: tuple[str, ...], bounds: Bounds, actions: t
     for d in reversed(dims):
         weights[d] = factor if ub[d] > 0 else 0
         factor *= ub[d] + 1
+    if factor * max(1, bounds.max_actions) >= 2**31:
+        raise ValueError(f"classical action costs would reach {factor} per action, beyond Fast Downward's "
+                         "32-bit costs; tighten the instance's horizon or stocks")
     return {a.name: sum(weights[d] * n for d, n in a.costs) + count_weight for a in actions}
 
 
@@ -110,7 +113,8 @@ def instance_weights(reg: Registries, inst: Instance, state: ReplayResult) -> di
     """Classical per-action costs for this instance (profile and bounds)."""
     fd = FamilyDomain.of(reg, inst.family)
     places = [o for o, ty in inst.objects if reg.object_types[ty].is_place]
-    bounds = derive_bounds(list(fd.actions), state.horizon - inst.decision_time, len(reg.grippers), len(places))
+    bounds = derive_bounds(list(fd.actions), state.horizon - inst.decision_time, len(reg.grippers), len(places),
+                           dict(state.stocks))
     return classical_weights(inst.profile.order, bounds, fd.actions)
 
 
@@ -122,7 +126,7 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
     t = inst.decision_time
     remaining = state.horizon - t
     places = [o for o, ty in inst.objects if reg.object_types[ty].is_place]
-    bounds = derive_bounds(list(fd.actions), remaining, len(reg.grippers), len(places))
+    bounds = derive_bounds(list(fd.actions), remaining, len(reg.grippers), len(places), dict(state.stocks))
 
     objects = [" ".join(names[("gripper", g)] for g in reg.grippers) + " - gripper",
                " ".join(names[("object", o)] for o, _ in inst.objects) + " - thing",

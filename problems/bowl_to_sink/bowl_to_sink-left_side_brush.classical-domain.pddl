@@ -96,7 +96,7 @@
       (not (level-spare_pads ?spare_pads-before))
       (level-spare_pads ?spare_pads-after)
       (when (removes renew soil ?g-pad) (not (contaminated ?g-pad soil)))
-      (increase (total-cost) 463)
+      (increase (total-cost) 85)
     )
   )
 
@@ -117,7 +117,7 @@
       (not (level-water ?water-before))
       (level-water ?water-after)
       (when (removes wash soil ?g-pad) (not (contaminated ?g-pad soil)))
-      (increase (total-cost) 398224)
+      (increase (total-cost) 1702)
     )
   )
 )

@@ -3,10 +3,10 @@
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+10 (in-time goes false at 10.5 to absorb epsilon offsets below 0.5 TU)
 ; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
-;   water: upper bound 40, weight 2139291
-;   cleaning_agent: upper bound 20, weight 101871
-;   replacement_parts: upper bound 20, weight 4851
-;   solid_waste: upper bound 20, weight 231
+;   water: upper bound 6, weight 8316
+;   cleaning_agent: upper bound 3, weight 2079
+;   replacement_parts: upper bound 2, weight 693
+;   solid_waste: upper bound 2, weight 231
 ;   active_robot_time: upper bound 20, weight 11
 ;   makespan: upper bound 10, weight 1
 (define (problem bowl_to_sink-left_side_brush)
@@ -120,5 +120,5 @@
   (:goal (and
     (at bowl sink)
   ))
-  (:metric minimize (+ (* 2139291 (cost-water)) (* 101871 (cost-cleaning_agent)) (* 4851 (cost-replacement_parts)) (* 231 (cost-solid_waste)) (* 11 (cost-active_robot_time)) (* 1 (total-time))))
+  (:metric minimize (+ (* 8316 (cost-water)) (* 2079 (cost-cleaning_agent)) (* 693 (cost-replacement_parts)) (* 231 (cost-solid_waste)) (* 11 (cost-active_robot_time)) (* 1 (total-time))))
 )

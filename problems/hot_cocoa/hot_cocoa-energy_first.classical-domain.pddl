@@ -91,7 +91,7 @@
     :effect (and
       (cooking ?p)
       (running-cook ?p ?s)
-      (increase (total-cost) 23491868896)
+      (increase (total-cost) 100846)
     )
   )
 
@@ -120,7 +120,7 @@
     )
     :effect (and
       (melted ?m)
-      (increase (total-cost) 7830622966)
+      (increase (total-cost) 33616)
     )
   )
 
@@ -201,7 +201,7 @@
       (not (level-spare_pads ?spare_pads-before))
       (level-spare_pads ?spare_pads-after)
       (when (removes renew soil ?g-pad) (not (contaminated ?g-pad soil)))
-      (increase (total-cost) 6973)
+      (increase (total-cost) 333)
     )
   )
 
@@ -222,7 +222,7 @@
       (not (level-water ?water-before))
       (level-water ?water-after)
       (when (removes wash soil ?g-pad) (not (contaminated ?g-pad soil)))
-      (increase (total-cost) 95488430)
+      (increase (total-cost) 8218)
     )
   )
 )

@@ -3,12 +3,12 @@
 ; profile energy_first: energy > makespan > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > tool_wear > active_robot_time
 ; deadline: every action ends by t+25 (in-time goes false at 25.5 to absorb epsilon offsets below 0.5 TU)
 ; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
-;   energy: upper bound 246, weight 125101277730
-;   makespan: upper bound 25, weight 4811587605
-;   water: upper bound 164, weight 29161137
-;   cleaning_agent: upper bound 82, weight 351339
-;   replacement_parts: upper bound 82, weight 4233
-;   solid_waste: upper bound 82, weight 51
+;   energy: upper bound 56, weight 537030
+;   makespan: upper bound 25, weight 20655
+;   water: upper bound 8, weight 2295
+;   cleaning_agent: upper bound 4, weight 459
+;   replacement_parts: upper bound 2, weight 153
+;   solid_waste: upper bound 2, weight 51
 ;   active_robot_time: upper bound 50, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
 (define (problem hot_cocoa-energy_first)
@@ -206,5 +206,5 @@
     (has-cocoa mug)
     (melted marshmallows)
   ))
-  (:metric minimize (+ (* 125101277730 (cost-energy)) (* 29161137 (cost-water)) (* 351339 (cost-cleaning_agent)) (* 4233 (cost-replacement_parts)) (* 51 (cost-solid_waste)) (* 1 (cost-active_robot_time))))
+  (:metric minimize (+ (* 537030 (cost-energy)) (* 2295 (cost-water)) (* 459 (cost-cleaning_agent)) (* 153 (cost-replacement_parts)) (* 51 (cost-solid_waste)) (* 1 (cost-active_robot_time))))
 )

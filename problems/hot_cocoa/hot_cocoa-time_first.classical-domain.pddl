@@ -201,7 +201,7 @@
       (not (level-spare_pads ?spare_pads-before))
       (level-spare_pads ?spare_pads-after)
       (when (removes renew soil ?g-pad) (not (contaminated ?g-pad soil)))
-      (increase (total-cost) 1722085)
+      (increase (total-cost) 18925)
     )
   )
 
@@ -222,7 +222,7 @@
       (not (level-water ?water-before))
       (level-water ?water-after)
       (when (removes wash soil ?g-pad) (not (contaminated ?g-pad soil)))
-      (increase (total-cost) 23585641964)
+      (increase (total-cost) 468370)
     )
   )
 )

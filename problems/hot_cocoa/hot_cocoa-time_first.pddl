@@ -3,13 +3,13 @@
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+25 (in-time goes false at 25.5 to absorb epsilon offsets below 0.5 TU)
 ; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
-;   makespan: upper bound 25, weight 1188462138435
-;   active_robot_time: upper bound 50, weight 23303179185
-;   water: upper bound 164, weight 141231389
-;   cleaning_agent: upper bound 82, weight 1701583
-;   replacement_parts: upper bound 82, weight 20501
-;   solid_waste: upper bound 82, weight 247
-;   energy: upper bound 246, weight 1
+;   makespan: upper bound 25, weight 1177335
+;   active_robot_time: upper bound 50, weight 23085
+;   water: upper bound 8, weight 2565
+;   cleaning_agent: upper bound 4, weight 513
+;   replacement_parts: upper bound 2, weight 171
+;   solid_waste: upper bound 2, weight 57
+;   energy: upper bound 56, weight 1
 (define (problem hot_cocoa-time_first)
   (:domain hygiene-hot_cocoa)
   (:objects
@@ -205,5 +205,5 @@
     (has-cocoa mug)
     (melted marshmallows)
   ))
-  (:metric minimize (+ (* 1188462138435 (total-time)) (* 23303179185 (cost-active_robot_time)) (* 141231389 (cost-water)) (* 1701583 (cost-cleaning_agent)) (* 20501 (cost-replacement_parts)) (* 247 (cost-solid_waste)) (* 1 (cost-energy))))
+  (:metric minimize (+ (* 1177335 (total-time)) (* 23085 (cost-active_robot_time)) (* 2565 (cost-water)) (* 513 (cost-cleaning_agent)) (* 171 (cost-replacement_parts)) (* 57 (cost-solid_waste)) (* 1 (cost-energy))))
 )

@@ -96,7 +96,7 @@
       (not (level-spare_pads ?spare_pads-before))
       (level-spare_pads ?spare_pads-after)
       (when (removes renew raw_meat_bacteria ?g-pad) (not (contaminated ?g-pad raw_meat_bacteria)))
-      (increase (total-cost) 133)
+      (increase (total-cost) 45)
     )
   )
 
@@ -117,7 +117,7 @@
       (not (level-water ?water-before))
       (level-water ?water-after)
       (when (removes wash raw_meat_bacteria ?g-pad) (not (contaminated ?g-pad raw_meat_bacteria)))
-      (increase (total-cost) 30614)
+      (increase (total-cost) 496)
     )
   )
 )

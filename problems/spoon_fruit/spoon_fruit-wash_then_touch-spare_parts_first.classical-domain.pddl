@@ -96,7 +96,7 @@
       (not (level-spare_pads ?spare_pads-before))
       (level-spare_pads ?spare_pads-after)
       (when (removes renew raw_meat_bacteria ?g-pad) (not (contaminated ?g-pad raw_meat_bacteria)))
-      (increase (total-cost) 30493)
+      (increase (total-cost) 265)
     )
   )
 
@@ -117,7 +117,7 @@
       (not (level-water ?water-before))
       (level-water ?water-after)
       (when (removes wash raw_meat_bacteria ?g-pad) (not (contaminated ?g-pad raw_meat_bacteria)))
-      (increase (total-cost) 254)
+      (increase (total-cost) 56)
     )
   )
 )

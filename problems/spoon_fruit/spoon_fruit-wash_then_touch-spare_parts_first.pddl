@@ -3,10 +3,10 @@
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
 ; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
-;   replacement_parts: upper bound 10, weight 167706
-;   solid_waste: upper bound 10, weight 15246
-;   water: upper bound 20, weight 726
-;   cleaning_agent: upper bound 10, weight 66
+;   replacement_parts: upper bound 2, weight 1188
+;   solid_waste: upper bound 2, weight 396
+;   water: upper bound 2, weight 132
+;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 (define (problem spoon_fruit-wash_then_touch-spare_parts_first)
@@ -154,5 +154,5 @@
   (:goal (and
     (at apple plate)
   ))
-  (:metric minimize (+ (* 167706 (cost-replacement_parts)) (* 15246 (cost-solid_waste)) (* 726 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
+  (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -3,10 +3,10 @@
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
 ; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
-;   water: upper bound 20, weight 87846
-;   cleaning_agent: upper bound 10, weight 7986
-;   replacement_parts: upper bound 10, weight 726
-;   solid_waste: upper bound 10, weight 66
+;   water: upper bound 2, weight 1188
+;   cleaning_agent: upper bound 1, weight 594
+;   replacement_parts: upper bound 2, weight 198
+;   solid_waste: upper bound 2, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
@@ -155,5 +155,5 @@
   (:goal (and
     (at apple plate)
   ))
-  (:metric minimize (+ (* 87846 (cost-water)) (* 7986 (cost-cleaning_agent)) (* 726 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time))))
+  (:metric minimize (+ (* 1188 (cost-water)) (* 594 (cost-cleaning_agent)) (* 198 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time))))
 )
