@@ -147,7 +147,7 @@ def load_instance(path: Path | str, registries: Registries | None = None) -> Ins
 def instance_from_data(data: dict, registries: Registries | None = None, name: str = "<instance>") -> Instance:
     """Resolve an instance given as parsed JSON data (the episode builder's path)."""
     reg = registries or load_registries()
-    doc = PositionedDocument(Path(name), json.dumps(data, indent=1))
+    doc = PositionedDocument(Path(name if name.endswith(".json") else f"{name}.json"), json.dumps(data, indent=1))
     _check_schema(doc, "instance")
     return _build_instance(doc, reg)
 

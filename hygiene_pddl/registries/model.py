@@ -14,18 +14,17 @@ WILDCARD = "*"
 class Hazard:
     name: str
     hazard_class: str
-    transfers: frozenset[tuple[str, str]]  # unordered material pairs, "*" allowed
+    transfers: frozenset[tuple[str, str]]  # ordered (from, to) material pairs, "*" allowed
     source: str
     description: str = ""
 
-    def transfers_between(self, mat_a: str, mat_b: str) -> bool:
-        """Whether this hazard crosses a contact between the two materials (either direction)."""
-        for x, y in self.transfers:
-            if (x in (WILDCARD, mat_a) and y in (WILDCARD, mat_b)) or (
-                x in (WILDCARD, mat_b) and y in (WILDCARD, mat_a)
-            ):
-                return True
-        return False
+    def transfers_between(self, source_material: str, target_material: str) -> bool:
+        """Whether this hazard moves from a carrier of ``source_material`` onto one of ``target_material``.
+
+        Pairs are ordered ``[from, to]``; ``"*"`` matches any material.
+        """
+        return any(x in (WILDCARD, source_material) and y in (WILDCARD, target_material)
+                   for x, y in self.transfers)
 
 
 @dataclass(frozen=True)

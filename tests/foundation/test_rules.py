@@ -120,15 +120,6 @@ def test_soil_crosses_onto_soft_and_porous_materials(reg, target):
     assert SOIL in state(w)[target]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG: Hazard.transfers_between reads hygiene_rules.yaml's soil pairs "
-        "[['*','silicone'], ...] as unordered, so soil crosses from a soft material ONTO "
-        "metal/glass (pad -> spoon head, side -> microwave cavity), contrary to the registry's "
-        "own comment (soil does not stick to glass or metal)"
-    ),
-)
 @pytest.mark.parametrize(
     "source,target",
     [
