@@ -106,7 +106,7 @@ def test_replay_twice_gives_equal_results(reg, path):
     assert replay_text(a) == replay_text(b)
 
 
-@FAST
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(path=st.sampled_from(INSTANCES), rnd=st.randoms(use_true_random=False))
 def test_replay_ignores_the_key_order_of_the_input_json(reg, path, rnd):
     base = replay(load_instance(path), reg)
