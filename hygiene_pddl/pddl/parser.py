@@ -28,7 +28,7 @@ def grammar() -> Lark:
     """The shared LALR parser (built once per process)."""
     text = resources.files("hygiene_pddl.pddl").joinpath("pddl.lark").read_text(encoding="utf-8")
     return Lark(text, start=["domain", "problem"], parser="lalr", lexer="contextual",
-                maybe_placeholders=False)
+                maybe_placeholders=False, propagate_positions=True)
 
 
 def _read(path: str | Path) -> str:
@@ -59,7 +59,8 @@ class _PddlParser:
                 token = orig.token
                 offset = getattr(token, "start_pos", None)
                 if offset is None:
-                    offset = getattr(exc.obj, "meta", None) and exc.obj.meta.start_pos
+                    meta = getattr(exc.obj, "meta", None)
+                    offset = getattr(meta, "start_pos", None)
                 raise at_offset(text, offset or 0, file, orig.message, self.start) from None
             raise
 

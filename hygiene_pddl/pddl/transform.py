@@ -248,15 +248,15 @@ class ToAst(Transformer):
     def f_head(self, name, *terms):
         return ast.FuncTerm(str(name).lower(), tuple(terms))
 
-    def arith(self, op, *args):
-        op = str(op)
+    def arith(self, tok, *args):
+        op = str(tok)
         exprs = tuple(_numeric(a, op) for a in args)
         if op == "-" and len(exprs) == 1:
             return ast.Neg(exprs[0])
         if op in "-/" and len(exprs) != 2:
-            raise SemanticError(f"'{op}' takes two arguments, found {len(exprs)}", op)
+            raise SemanticError(f"'{op}' takes two arguments, found {len(exprs)}", tok)
         if op in "+*" and len(exprs) < 2:
-            raise SemanticError(f"'{op}' takes at least two arguments, found {len(exprs)}", op)
+            raise SemanticError(f"'{op}' takes at least two arguments, found {len(exprs)}", tok)
         return ast.BinOp(op, exprs)
 
     # ---- effects ----------------------------------------------------------------------

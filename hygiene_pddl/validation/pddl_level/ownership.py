@@ -16,19 +16,23 @@ _INC_DEC = ("increase", "decrease")
 class Ownership:
     """Claims on facts and fluents within one happening; remembers the last conflict."""
 
-    __slots__ = ("props", "fluents", "conflict")
+    __slots__ = ("props", "fluents", "conflict", "readers")
 
     def __init__(self) -> None:
         self.props: dict[tuple, tuple[object | None, int]] = {}
         self.fluents: dict[tuple, tuple[object | None, int]] = {}
         self.conflict: tuple[tuple, object | None, str] | None = None
+        self.readers: dict[tuple, list[object]] = {}  # for reports only
 
-    def _clash(self, key: tuple, other: object | None, what: str) -> bool:
+    def _clash(self, key: tuple, other: object | None, what: str, actor: object) -> bool:
+        if other is None:  # shared by readers: name one that is not `actor`
+            other = next((r for r in self.readers.get(key, ()) if r is not actor), None)
         self.conflict = (key, other, what)
         return False
 
     def mark_pre(self, actor: object, key: tuple, kind: int) -> bool:
         """`actor` reads literal `key` (positively PPRE, negatively NPRE, inside or/imply PRE)."""
+        self.readers.setdefault(key, []).append(actor)
         cur = self.props.get(key)
         if cur is None:
             self.props[key] = (actor, kind)
@@ -38,10 +42,11 @@ class Ownership:
             if owner is not actor:
                 self.props[key] = (None, kind)
             return True
-        return owner is actor or self._clash(key, owner, "requires")
+        return owner is actor or self._clash(key, owner, "requires", actor)
 
     def mark_pre_fe(self, actor: object, key: tuple) -> bool:
         """`actor` reads fluent `key`."""
+        self.readers.setdefault(key, []).append(actor)
         cur = self.fluents.get(key)
         if cur is None:
             self.fluents[key] = (actor, PRE)
@@ -52,7 +57,7 @@ class Ownership:
         if held == PRE:
             self.fluents[key] = (None, PRE)
             return True
-        return self._clash(key, owner, "reads")
+        return self._clash(key, owner, "reads", actor)
 
     def add(self, actor: object, key: tuple) -> bool:
         """`actor` adds literal `key`."""
@@ -62,11 +67,11 @@ class Ownership:
             return True
         owner, held = cur
         if owner is not actor and held != ADD:
-            return self._clash(key, owner, "adds")
+            return self._clash(key, owner, "adds", actor)
         if held in _READ:
             self.props[key] = (owner, ADDNPRE)
             return True
-        return held in (DEL, ADD) or self._clash(key, owner, "adds")
+        return held in (DEL, ADD) or self._clash(key, owner, "adds", actor)
 
     def delete(self, actor: object, key: tuple) -> bool:
         """`actor` deletes literal `key`."""
@@ -76,11 +81,11 @@ class Ownership:
             return True
         owner, held = cur
         if owner is not actor and held != DEL:
-            return self._clash(key, owner, "deletes")
+            return self._clash(key, owner, "deletes", actor)
         if held in _READ:
             self.props[key] = (owner, DELPRE)
             return True
-        return held in (DEL, DELPRE, ADD, ADDNPRE) or self._clash(key, owner, "deletes")
+        return held in (DEL, DELPRE, ADD, ADDNPRE) or self._clash(key, owner, "deletes", actor)
 
     def update(self, actor: object, key: tuple, op: str) -> bool:
         """`actor` updates fluent `key` with `op` (increase/decrease commute, others do not)."""
@@ -94,10 +99,10 @@ class Ownership:
             if held == ADD and incdec:
                 self.fluents[key] = (None, ADD)
                 return True
-            return self._clash(key, owner, "updates")
+            return self._clash(key, owner, "updates", actor)
         if held == PRE:
             self.fluents[key] = (owner, ADD if incdec else ASSIGNMENT)
             return True
         if held == ADD and incdec:
             return True
-        return self._clash(key, owner, "updates")
+        return self._clash(key, owner, "updates", actor)
