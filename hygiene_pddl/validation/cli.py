@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import traceback
@@ -82,10 +83,11 @@ def run(args: argparse.Namespace) -> int:
               "traceback follows)", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
         return EXIT_INTERNAL
-    if args.json:
-        print(json.dumps(result.to_json(), indent=2))
-    else:
-        print(_human(result, args.verbose))
+    text = json.dumps(result.to_json(), indent=2) if args.json else _human(result, args.verbose)
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:  # e.g. piped into `head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return EXIT_OK if result.valid else EXIT_INVALID
 
 
