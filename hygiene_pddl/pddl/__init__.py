@@ -1,6 +1,7 @@
 """PDDL 2.1 (+ PDDL 2.2 timed initial literals) reader, AST and printer."""
 
 from .ast import Domain, Problem
+from .check import check_domain, check_problem
 from .parser import (
     DomainParser,
     ProblemParser,
@@ -12,6 +13,8 @@ from .parser import (
 from .printer import print_domain, print_problem
 
 __all__ = [
+    "check_domain",
+    "check_problem",
     "Domain",
     "DomainParser",
     "Problem",

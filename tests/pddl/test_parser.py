@@ -153,3 +153,28 @@ def test_empty_sections_and_untyped_parameters():
     a = d.operators[0]
     assert a.params == (ast.Typed("?x"),) and a.precondition is None
     assert parse_domain(print_domain(d)) == d
+
+
+@pytest.mark.parametrize("decl, message, path", [
+    ("(Free ?b - block)", "undeclared predicate 'free'", ":action touch > :precondition"),
+    ("(len ?b - block) - number", "undeclared function 'len'", ":durative-action work > :duration"),
+])
+def test_static_checks_name_the_construct(decl, message, path):
+    from hygiene_pddl.pddl import check_domain
+
+    with pytest.raises(InputError, match=message) as info:
+        check_domain(parse_domain(DOMAIN.replace(decl, "")), "d.pddl")
+    assert info.value.location.path.endswith(path) and info.value.location.file == "d.pddl"
+
+
+def test_static_checks_on_problems():
+    from hygiene_pddl.pddl import check_problem
+
+    d = parse_domain(DOMAIN)
+    check_problem(parse_problem(PROBLEM), d)
+    for bad, message in [("(free a)", None), ("(free zz)", "unknown object"),
+                         ("(on a)", "takes 2 argument"), ("(flying a)", "undeclared predicate")]:
+        if message:
+            with pytest.raises(InputError, match=message):
+                check_problem(parse_problem(PROBLEM.replace("(free a) (Ready)", f"{bad} (ready)")),
+                              d)

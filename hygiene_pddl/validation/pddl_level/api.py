@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from hygiene_pddl.pddl import ast, read_domain, read_problem
+from hygiene_pddl.pddl.check import check_domain, check_problem
 from hygiene_pddl.plans import Plan, read_plan
 
 from .advice import advice_text, tolerance_hints
@@ -29,7 +30,10 @@ class PddlValidator:
 
     def __init__(self, domain: ast.Domain, problem: ast.Problem, *,
                  tolerance: Fraction | str | float = DEFAULT_TOLERANCE,
-                 arithmetic: str = "val"):
+                 arithmetic: str = "val", domain_file: str | None = None,
+                 problem_file: str | None = None):
+        check_domain(domain, domain_file)
+        check_problem(problem, domain, problem_file)
         self.domain = domain
         self.problem = problem
         self.world = World(domain, problem)
@@ -79,5 +83,6 @@ def validate_files(domain_path: str | Path, problem_path: str | Path, plan_path:
     domain = read_domain(domain_path)
     problem = read_problem(problem_path)
     plan = read_plan(plan_path)
-    validator = PddlValidator(domain, problem, tolerance=tolerance, arithmetic=arithmetic)
+    validator = PddlValidator(domain, problem, tolerance=tolerance, arithmetic=arithmetic,
+                              domain_file=str(domain_path), problem_file=str(problem_path))
     return validator.validate(plan, trace=trace, hints=hints, plan_file=str(plan_path))
