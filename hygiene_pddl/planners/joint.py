@@ -1,0 +1,229 @@
+"""Hygiene-NSP's joint CP-SAT model (paper §IV-C): treatments, service actions, grippers and times at once.
+
+The model is a sequence of K happening slots (each action has a start and an end happening); fluents
+(physical facts, free grippers/appliances/capacities, and (carrier, hazard) contamination) have a value
+before every slot. A happening's conditions are read in the state before its slot; its effects give
+the next state; contacts copy hazards where the materials let them cross, treatments remove what the
+registry says, and no contact may bring a hazard onto a region protected against it. Slot times are
+integer TU and non-decreasing; a plan writer separates coinciding dependent happenings by epsilon.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from hygiene_pddl.costs import DIMENSIONS
+from hygiene_pddl.hygiene import HygieneRules
+from hygiene_pddl.instances.model import Carrier, Instance
+from hygiene_pddl.literals import Atom
+from hygiene_pddl.planners.grounding import GroundAction, initial_fluents
+from hygiene_pddl.registries.model import Registries
+from hygiene_pddl.replay import ReplayResult
+
+Fluent = tuple  # a physical atom, or ("contaminated", carrier, hazard)
+
+
+@dataclass
+class JointModel:
+    """The CP-SAT model plus the handles needed to read a plan back."""
+
+    model: cp_model.CpModel
+    actions: list[GroundAction]
+    used: list[cp_model.IntVar]
+    start: list[cp_model.IntVar]
+    start_slot: list[list[cp_model.IntVar]]
+    objectives: list[tuple[str, cp_model.LinearExprT]]
+    constant_dims: dict[str, int]
+    tie_break: cp_model.LinearExprT
+    slots: int
+    fluents: list[Fluent] = field(default_factory=list)
+
+
+def contamination_fluents(rules: HygieneRules, actions: Iterable[GroundAction], state: ReplayResult,
+                          project: bool) -> list[Fluent]:
+    """(carrier, hazard) fluents.
+
+    Full state: every carrier and hazard. Projected state (paper §IV-B): only hazards some carrier
+    carries now, on carriers a chain of the actions' contacts can carry them to from where they are.
+    """
+    if not project:
+        return [("contaminated", c, h) for c in rules.carriers() for h in rules.hazards]
+    actions = list(actions)
+    edges = [(x, y) for a in actions for pair in (*a.contacts_start, *a.contacts_end)
+             for x, y in (pair, pair[::-1])]
+    out = []
+    carried = state.carried()
+    for h in rules.hazards:
+        reach = {c for c, hs in carried.items() if h in hs}
+        frontier = list(reach)
+        while frontier:
+            c = frontier.pop()
+            for x, y in edges:
+                if x == c and y not in reach and rules.crosses(h, x, y):
+                    reach.add(y)
+                    frontier.append(y)
+        touched = {c for x, y in edges for c in (x, y)} | {a.treatment[1] for a in actions if a.treatment}
+        out += [("contaminated", c, h) for c in sorted(reach & touched)]
+    return out
+
+
+def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
+                      max_actions: int = 8, project: bool = True) -> JointModel:
+    rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
+    m = cp_model.CpModel()
+    horizon = state.horizon - inst.decision_time
+    n_slots = 2 * max_actions
+    init = initial_fluents(reg, inst, state)
+    carried = state.carried()
+
+    physical: set[Atom] = set(init) | set(inst.goals)
+    for a in actions:
+        physical |= {x for x, _ in (*a.cond_start, *a.cond_overall, *a.cond_end, *a.eff_start, *a.eff_end)}
+    fluents: list[Fluent] = sorted(physical) + contamination_fluents(rules, actions, state, project)
+    index = {f: i for i, f in enumerate(fluents)}
+
+    def initial_value(f: Fluent) -> int:
+        if f[0] == "contaminated" and len(f) == 3 and isinstance(f[1], tuple):
+            return int(f[2] in carried.get(f[1], frozenset()))
+        return int(f in init)
+
+    changing = set()
+    for a in actions:
+        changing |= {index[x] for x, _ in (*a.eff_start, *a.eff_end)}
+        for x_c, y_c in (*a.contacts_start, *a.contacts_end):
+            changing |= {index[("contaminated", c, h)] for c in (x_c, y_c) for h in rules.hazards
+                         if ("contaminated", c, h) in index}
+        if a.treatment:
+            changing |= {index[("contaminated", a.treatment[1], h)] for h in rules.hazards
+                         if ("contaminated", a.treatment[1], h) in index}
+    constants = {i: m.new_constant(initial_value(f)) for i, f in enumerate(fluents) if i not in changing}
+    b = [[constants[i] if i in constants else m.new_bool_var(f"b{k}_{i}") for i in range(len(fluents))]
+         for k in range(n_slots + 1)]
+    for i, f in enumerate(fluents):
+        if i not in constants:
+            m.add(b[0][i] == initial_value(f))
+
+    n = len(actions)
+    used = [m.new_bool_var(f"x{j}") for j in range(n)]
+    ys = [[m.new_bool_var(f"s{j}_{k}") for k in range(n_slots)] for j in range(n)]
+    ye = [[m.new_bool_var(f"e{j}_{k}") for k in range(n_slots)] for j in range(n)]
+    tau = [m.new_int_var(0, horizon, f"t{k}") for k in range(n_slots)]
+    start = [m.new_int_var(0, horizon, f"T{j}") for j in range(n)]
+    slot_used = []
+    for k in range(n_slots):
+        u = m.new_bool_var(f"u{k}")
+        m.add(sum(ys[j][k] + ye[j][k] for j in range(n)) == u)
+        slot_used.append(u)
+        if k:
+            m.add(slot_used[k - 1] >= u)
+            m.add(tau[k - 1] <= tau[k])
+    for j, a in enumerate(actions):
+        m.add(sum(ys[j]) == used[j])
+        m.add(sum(ye[j]) == used[j])
+        sidx = sum(k * ys[j][k] for k in range(n_slots))
+        eidx = sum(k * ye[j][k] for k in range(n_slots))
+        m.add(eidx >= sidx + 1).only_enforce_if(used[j])
+        m.add(start[j] + a.duration <= horizon)
+        for k in range(n_slots):
+            m.add(start[j] == tau[k]).only_enforce_if(ys[j][k])
+            m.add(start[j] + a.duration == tau[k]).only_enforce_if(ye[j][k])
+        m.add(start[j] == 0).only_enforce_if(~used[j])
+
+    # conditions
+    for j, a in enumerate(actions):
+        for k in range(n_slots):
+            for atom, pos in a.cond_start:
+                m.add_implication(ys[j][k], b[k][index[atom]] if pos else ~b[k][index[atom]])
+            for atom, pos in a.cond_end:
+                m.add_implication(ye[j][k], b[k][index[atom]] if pos else ~b[k][index[atom]])
+        for k in range(1, n_slots + 1):
+            running = sum(ys[j][i] for i in range(k)) - sum(ye[j][i] for i in range(k))
+            for atom, pos in a.cond_overall:
+                lit = b[k][index[atom]]
+                m.add(lit >= running) if pos else m.add(1 - lit >= running)
+
+    # physical effects: frame axioms per slot (a happening that deletes and adds a fact adds it)
+    adds: dict[int, list] = {}
+    dels: dict[int, list] = {}
+    for j, a in enumerate(actions):
+        for y, effs in ((ys[j], a.eff_start), (ye[j], a.eff_end)):
+            added = {x for x, pos in effs if pos}
+            for atom, pos in effs:
+                target = adds if pos else dels
+                if not pos and atom in added:
+                    continue
+                target.setdefault(index[atom], []).append(y)
+    # contamination effects
+    transfer_in: dict[tuple[int, int], list] = {}  # (fluent, slot) -> literals that add it
+    removal: dict[int, list] = {}
+    for j, a in enumerate(actions):
+        for y, contacts in ((ys[j], a.contacts_start), (ye[j], a.contacts_end)):
+            for x_c, y_c in contacts:
+                for src, dst in ((x_c, y_c), (y_c, x_c)):
+                    for h in rules.hazards:
+                        fs, fd = ("contaminated", src, h), ("contaminated", dst, h)
+                        if fs not in index or fd not in index or not rules.crosses(h, src, dst):
+                            continue
+                        for k in range(n_slots):
+                            w = m.new_bool_var(f"w{j}_{k}")
+                            m.add_bool_and([y[k], b[k][index[fs]]]).only_enforce_if(w)
+                            m.add_bool_or([~y[k], ~b[k][index[fs]]]).only_enforce_if(~w)
+                            transfer_in.setdefault((index[fd], k), []).append(w)
+                            if rules.violates(dst, h):
+                                # protection: no contact brings h onto dst unless dst already has it
+                                m.add(b[k][index[fs]] - b[k][index[fd]] <= 1 - y[k])
+        if a.treatment:
+            treatment, target = a.treatment
+            for h in rules.hazards:
+                f = ("contaminated", target, h)
+                if f in index and rules.removes(treatment, target, h):
+                    removal.setdefault(index[f], []).append(ye[j])
+    for i in range(len(fluents)):
+        if i in constants:
+            continue
+        for k in range(n_slots):
+            add_terms = [y[k] for y in adds.get(i, [])] + transfer_in.get((i, k), [])
+            del_terms = [y[k] for y in dels.get(i, [])] + [y[k] for y in removal.get(i, [])]
+            before, after = b[k][i], b[k + 1][i]
+            if not add_terms and not del_terms:
+                m.add(after == before)
+                continue
+            add = sum(add_terms) if add_terms else 0
+            dele = sum(del_terms) if del_terms else 0
+            for t in add_terms:
+                m.add(after >= t)
+            m.add(after <= before + add)
+            m.add(after >= before - dele)
+            if del_terms:
+                for d in del_terms:
+                    m.add(after <= 1 - d + add)
+
+    for g in inst.goals:
+        m.add(b[n_slots][index[g]] == 1)
+    for stock in {s for a in actions for s, _ in a.consumes}:
+        m.add(sum(used[j] * dict(a.consumes).get(stock, 0) for j, a in enumerate(actions))
+              <= inst.remaining(stock))
+
+    makespan = m.new_int_var(0, horizon, "makespan")
+    for j, a in enumerate(actions):
+        m.add(makespan >= start[j] + a.duration).only_enforce_if(used[j])
+    objectives, constant = [], {}
+    for dim in inst.profile.order:
+        if dim == "makespan":
+            objectives.append((dim, makespan))
+            continue
+        coefs = [(used[j], a.cost(dim)) for j, a in enumerate(actions) if a.cost(dim)]
+        if coefs:
+            objectives.append((dim, sum(c * v for v, c in coefs)))
+        else:
+            constant[dim] = 0
+    tie = sum(start) + sum(k * ys[j][k] for j in range(n) for k in range(n_slots))
+    assert set(constant) | {d for d, _ in objectives} == set(DIMENSIONS)
+    return JointModel(m, actions, used, start, ys, objectives, constant, tie, n_slots, fluents)
+
+
+def carriers_of(actions: Iterable[GroundAction]) -> set[Carrier]:
+    return {c for a in actions for pair in (*a.contacts_start, *a.contacts_end) for c in pair}
