@@ -43,16 +43,17 @@ def advice_text(result: ValidationResult, plan: Plan) -> str:
         lines = [f"Plan failed because of unsatisfied precondition in: {f.action}"]
         lines += [f"{item} before {where}" for item in f.unsatisfied]
     elif f.reason is Reason.DURATION:
-        lines = [f"Failed duration constraint {f.condition} in {f.action}"]
-        lines += [f"{item} for {where}" for item in f.unsatisfied]
+        lines = [f"Failed duration constraint {f.condition} in {f.action} ({where})"]
+        lines += [f"{item} (tolerance {decimal_text(result.tolerance)})"
+                  for item in f.unsatisfied]
     elif f.reason is Reason.MUTEX:
         lines = [f"{f.action} has a mutex violation at time {decimal_text(f.time)}"
                  + (f" with {f.other_action}" if f.other_action else "")]
-        lines += [f"{item} ({where})" for item in f.unsatisfied]
+        lines += list(f.unsatisfied)
     elif f.reason is Reason.INVARIANT:
-        lines = [f"{f.action} has its condition unsatisfied: {f.condition}"]
-        lines += [f"{item} while {where.replace(' at ', ' runs, from ')}"
-                  for item in f.unsatisfied]
+        lines = [f"{f.action} (step {f.step_index + 1}) has its over all condition "
+                 f"unsatisfied: {f.condition}"]
+        lines += list(f.unsatisfied)
     elif f.reason is Reason.GOAL:
         lines = ["The goal is not satisfied"]
         lines += [f"{item} by the end of the plan" for item in f.unsatisfied]

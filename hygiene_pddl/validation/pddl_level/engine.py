@@ -27,6 +27,10 @@ from .timeline import (
 from .world import World, ground, key_text
 
 
+def _step(actor: Actor) -> str:
+    return f"step {actor.step_index + 1} " if actor.step_index is not None else ""
+
+
 class _Stop(Exception):
     """Execution stops with this failure."""
 
@@ -223,6 +227,7 @@ class Engine:
         text = f"({dc.op} ?duration {nexpr_text(substitute(dc.expr, e.binding))})"
         verb = {"=": "set the duration to", ">=": "make the duration at least",
                 "<=": "make the duration at most"}[dc.op]
+        verb = verb.replace("the duration", f"the duration of {_step(e.actor)}{e.actor.label}")
         raise _Stop(Failure(
             Reason.DURATION,
             f"duration {decimal_text(self.arith.to_fraction(dur))} of {e.actor.label} violates "
@@ -234,11 +239,14 @@ class Engine:
                     nxt: Happening) -> None:
         for inst in active:
             if inst.shape.invariant:
-                inv = ast.And(tuple(inst.shape.invariant))
+                parts = inst.shape.invariant
+                inv = parts[0] if len(parts) == 1 else ast.And(tuple(parts))
                 fake = Event(inst.start_actor, "invariant", h.time, h.exact, -1, inst.binding,
                              [], EffectLists())
                 if not self._holds(inv, inst.binding, state, fake, "an over all condition"):
-                    items = tuple(self.ev.explain(inv, inst.binding, state))
+                    items = tuple(f"{item} from {decimal_text(h.exact)} to "
+                                  f"{decimal_text(nxt.exact)}"
+                                  for item in self.ev.explain(inv, inst.binding, state))
                     raise _Stop(Failure(
                         Reason.INVARIANT,
                         f"over all condition of {inst.start_actor.label} (started at "
@@ -315,22 +323,27 @@ class Engine:
 
     def _mutex(self, e: Event, own: Ownership, h: Happening) -> Failure:
         key, other, what = own.conflict or ((), None, "uses")
-        other_desc = other.describe() if isinstance(other, Actor) else "another action"
-        times = sorted({x.exact for x in h.events})
+        fact = key_text(key) if key else "a shared fact"
+        margin = decimal_text(self.tolerance / 10)
+        other_event = next((x for x in h.events if x.actor is other), None)
+        if isinstance(other, Actor):
+            when = f" at {decimal_text(other_event.exact)}" if other_event else ""
+            other_desc = f"{_step(other)}{other.describe()}{when}"
+        else:
+            other_desc = "another member of the happening"
         spread = ""
-        if len(times) > 1:
-            spread = (f"; its members at {', '.join(decimal_text(t) for t in times)} are at "
-                      f"most tolerance/10 = {decimal_text(self.tolerance / 10)} apart and "
-                      "count as simultaneous")
+        if len({x.exact for x in h.events}) > 1:
+            spread = (f"; happenings at most tolerance/10 = {margin} apart count as "
+                      "simultaneous")
+        this = f"{_step(e.actor)}{e.actor.describe()} at {decimal_text(e.exact)}"
         return Failure(
             Reason.MUTEX,
-            f"Mutex violation at {decimal_text(h.exact)}: {e.actor.describe()} {what} "
-            f"{key_text(key) if key else 'a shared fact'} that {other_desc} also uses{spread}",
+            f"Mutex violation at {decimal_text(h.exact)}: {this} {what} {fact}, which "
+            f"{other_desc} also uses{spread}",
             e.actor.step_index, h.exact, e.actor.describe(), key_text(key) if key else None,
-            (f"separate {e.actor.describe()} from {other_desc} by more than "
-             f"{decimal_text(self.tolerance / 10)}",),
+            (f"separate {this} from {other_desc} by more than {margin}",),
             other.step_index if isinstance(other, Actor) else None,
-            other_desc if isinstance(other, Actor) else None)
+            other.describe() if isinstance(other, Actor) else None)
 
     def _enact(self, rec: _Record, state: State, h: Happening,
                log: list[TraceEntry] | None) -> None:
