@@ -25,14 +25,16 @@ class Bounds:
 
 
 def derive_bounds(actions: list[ActionSchema], remaining_time: int, n_grippers: int, n_appliances: int,
-                  stocks: dict[str, int] | None = None) -> Bounds:
+                  stocks: dict[str, int] | None = None, appliances: dict[str, int] | None = None) -> Bounds:
     """Bounds from the time and stocks left.
 
     An action can occur at most as often as it fits before the deadline on its grippers or appliances
-    (or its unary capacity), and as its stocks allow; a dimension's bound sums its actions' amounts at
+    (or its unary capacity; ``appliances`` says how many objects can serve an appliance action), and as
+    its stocks allow; a dimension's bound sums its actions' amounts at
     those counts. The action bound is the smaller of that sum and what fits on grippers and appliances.
     """
     stocks = stocks or {}
+    appliances = appliances or {}
     counts: dict[str, int] = {}
     for a in actions:
         fit = remaining_time // a.duration
@@ -41,7 +43,7 @@ def derive_bounds(actions: list[ActionSchema], remaining_time: int, n_grippers: 
         elif a.occupies:
             n = n_grippers * fit // len(a.occupies)
         else:
-            n = max(1, n_appliances) * fit
+            n = max(1, appliances.get(a.name, n_appliances)) * fit
         for stock, amount in a.consumes:
             n = min(n, stocks.get(stock, 0) // amount)
         counts[a.name] = n

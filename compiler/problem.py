@@ -109,12 +109,25 @@ def classical_weights(profile_order: tuple[str, ...], bounds: Bounds, actions: t
     return {a.name: sum(weights[d] * n for d, n in a.costs) + count_weight for a in actions}
 
 
+def appliance_counts(reg: Registries, inst: Instance, fd: FamilyDomain) -> dict[str, int]:
+    """For each appliance action, how many objects pass its static conditions on the appliance."""
+    statics = static_facts(reg, dict(inst.objects))
+    places = [o for o, ty in inst.objects if reg.object_types[ty].is_place]
+    out = {}
+    for a in fd.actions:
+        for var in a.appliances:
+            conds = [lit for lit in a.cond_start if lit.args == (f"?{var}",) and lit.predicate in
+                     {p for ty in reg.object_types.values() for p in ty.static}]
+            out[a.name] = sum(all((c.predicate, o) in statics for c in conds) for o in places)
+    return out
+
+
 def instance_weights(reg: Registries, inst: Instance, state: ReplayResult) -> dict[str, int]:
     """Classical per-action costs for this instance (profile and bounds)."""
     fd = FamilyDomain.of(reg, inst.family)
     places = [o for o, ty in inst.objects if reg.object_types[ty].is_place]
     bounds = derive_bounds(list(fd.actions), state.horizon - inst.decision_time, len(reg.grippers), len(places),
-                           dict(state.stocks))
+                           dict(state.stocks), appliance_counts(reg, inst, fd))
     return classical_weights(inst.profile.order, bounds, fd.actions)
 
 
@@ -126,7 +139,8 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
     t = inst.decision_time
     remaining = state.horizon - t
     places = [o for o, ty in inst.objects if reg.object_types[ty].is_place]
-    bounds = derive_bounds(list(fd.actions), remaining, len(reg.grippers), len(places), dict(state.stocks))
+    bounds = derive_bounds(list(fd.actions), remaining, len(reg.grippers), len(places), dict(state.stocks),
+                           appliance_counts(reg, inst, fd))
 
     objects = [" ".join(names[("gripper", g)] for g in reg.grippers) + " - gripper",
                " ".join(names[("object", o)] for o, _ in inst.objects) + " - thing",

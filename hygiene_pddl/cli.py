@@ -89,6 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import warnings
+
+    # up-lpg imports pkg_resources (kept importable by our setuptools<81 pin); its deprecation notice is noise
+    warnings.filterwarnings("ignore", message="pkg_resources is deprecated")
     _load_plugins()
     args = build_parser().parse_args(argv)
     try:

@@ -61,3 +61,60 @@ def _build(args: argparse.Namespace) -> int:
     write_files(args.root, files)
     print(f"wrote {len(files)} files under {args.root / 'domains'} and {args.root / 'problems'}")
     return EXIT_OK
+
+
+def _plan_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("instance", type=Path, help="public instance JSON")
+    p.add_argument("--planner", default="hygiene-nsp", help="planner name (see `hygiene-pddl planners`)")
+    p.add_argument("-o", "--out", type=Path, help="write the VAL-style plan file here (default: print it)")
+    p.add_argument("--time-limit", type=float, default=30.0, help="seconds (default 30)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+@command("plan", "plan the continuation of one instance", _plan_args)
+def _plan(args: argparse.Namespace) -> int:
+    import json
+
+    from hygiene_pddl.errors import InputError
+    from hygiene_pddl.instances import load_instance
+    from hygiene_pddl.planners import catalogue
+    from hygiene_pddl.registries import load_registries
+
+    planners = catalogue()
+    if args.planner not in planners:
+        raise InputError(f"unknown planner {args.planner!r}; available: {', '.join(sorted(planners))}")
+    info = planners[args.planner]
+    ok, why = info.available()
+    if not ok:
+        raise InputError(f"planner {args.planner} is not available here: {why}")
+    reg = load_registries()
+    inst = load_instance(args.instance, reg)
+    result = info.factory().solve(inst, args.time_limit, reg)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(result.plan_text, encoding="utf-8")
+    if args.json:
+        print(json.dumps({
+            "planner": result.planner, "instance": result.instance, "status": result.status.value,
+            "proved_optimal": result.proved_optimal, "cost": result.cost.as_dict() if result.cost else None,
+            "timings": dict(result.timings), "plan": result.plan_text, "notes": list(result.notes)},
+            indent=2, sort_keys=True))
+    elif not args.out:
+        print(result.plan_text, end="")
+    else:
+        print(f"{result.status.value}{' (proved optimal)' if result.proved_optimal else ''}: wrote {args.out}")
+    return EXIT_OK
+
+
+def _planners_args(p: argparse.ArgumentParser) -> None:
+    pass
+
+
+@command("planners", "list the planners and whether each can run here", _planners_args)
+def _planners(args: argparse.Namespace) -> int:
+    from hygiene_pddl.planners import catalogue
+
+    for name, info in sorted(catalogue().items()):
+        ok, why = info.available()
+        print(f"{name:<20} {'available' if ok else 'unavailable: ' + why}\n    {info.description}")
+    return EXIT_OK

@@ -3,7 +3,7 @@
 ; profile energy_first: energy > makespan > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > tool_wear > active_robot_time
 ; deadline: every action ends by t+25 (in-time goes false at 25.5 to absorb epsilon offsets below 0.5 TU)
 ; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
-;   energy: upper bound 56, weight 537030
+;   energy: upper bound 14, weight 537030
 ;   makespan: upper bound 25, weight 20655
 ;   water: upper bound 8, weight 2295
 ;   cleaning_agent: upper bound 4, weight 459

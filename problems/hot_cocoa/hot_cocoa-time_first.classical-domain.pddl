@@ -201,7 +201,7 @@
       (not (level-spare_pads ?spare_pads-before))
       (level-spare_pads ?spare_pads-after)
       (when (removes renew soil ?g-pad) (not (contaminated ?g-pad soil)))
-      (increase (total-cost) 18925)
+      (increase (total-cost) 4981)
     )
   )
 
@@ -222,7 +222,7 @@
       (not (level-water ?water-before))
       (level-water ?water-after)
       (when (removes wash soil ?g-pad) (not (contaminated ?g-pad soil)))
-      (increase (total-cost) 468370)
+      (increase (total-cost) 123256)
     )
   )
 )

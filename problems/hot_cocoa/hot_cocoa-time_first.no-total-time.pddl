@@ -3,13 +3,13 @@
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+25 (in-time goes false at 25.5 to absorb epsilon offsets below 0.5 TU)
 ; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
-;   makespan: upper bound 25, weight 1177335
-;   active_robot_time: upper bound 50, weight 23085
-;   water: upper bound 8, weight 2565
-;   cleaning_agent: upper bound 4, weight 513
-;   replacement_parts: upper bound 2, weight 171
-;   solid_waste: upper bound 2, weight 57
-;   energy: upper bound 56, weight 1
+;   makespan: upper bound 25, weight 309825
+;   active_robot_time: upper bound 50, weight 6075
+;   water: upper bound 8, weight 675
+;   cleaning_agent: upper bound 4, weight 135
+;   replacement_parts: upper bound 2, weight 45
+;   solid_waste: upper bound 2, weight 15
+;   energy: upper bound 14, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
 (define (problem hot_cocoa-time_first)
   (:domain hygiene-hot_cocoa)
@@ -171,5 +171,5 @@
     (has-cocoa mug)
     (melted marshmallows)
   ))
-  (:metric minimize (+ (* 23085 (cost-active_robot_time)) (* 2565 (cost-water)) (* 513 (cost-cleaning_agent)) (* 171 (cost-replacement_parts)) (* 57 (cost-solid_waste)) (* 1 (cost-energy))))
+  (:metric minimize (+ (* 6075 (cost-active_robot_time)) (* 675 (cost-water)) (* 135 (cost-cleaning_agent)) (* 45 (cost-replacement_parts)) (* 15 (cost-solid_waste)) (* 1 (cost-energy))))
 )

@@ -1,0 +1,204 @@
+"""fd-cpsat (the design card's pipeline): SymK/Fast Downward top-k skeletons on the classical projection,
+each refined by CP-SAT into a timed plan; the lexicographically best refinement is returned.
+
+A skeleton is a sequence of happenings (an action, or the -start/-end halves of a split process). The
+refinement keeps the skeleton's order between happenings that interfere (causal links and threats, gripper,
+appliance and capacity use, shared carriers), lets everything else overlap, and schedules integer times
+under the deadline with ongoing processes' resources still busy; the plan writer adds epsilon offsets.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from compiler.render import render_classical
+from compiler.steps import StepMapper
+from hygiene_pddl.costs import SUMMED, CostVector
+from hygiene_pddl.errors import InputError
+from hygiene_pddl.instances.model import Instance
+from hygiene_pddl.planners.base import ChosenStep, PlannerInfo, PlannerResult, PlanStatus, plan_text, register
+from hygiene_pddl.planners.lexsat import LexSettings, LexStatus, lexsolve
+from hygiene_pddl.plans.parser import parse_plan
+from hygiene_pddl.registries import Registries, load_registries
+from hygiene_pddl.replay import World, replay
+from hygiene_pddl.validation.instance_level import _fluents, evaluate_plan
+
+SETTINGS = LexSettings(num_workers=1, random_seed=0, linearization_level=1)
+
+
+@dataclass(frozen=True)
+class Happening:
+    action: int  # index into the skeleton's actions
+    phase: str  # "whole", "start", "end"
+
+
+def skeleton_actions(reg: Registries, inst: Instance, names: list[tuple[str, tuple[str, ...]]]):
+    """Classical steps → (registry actions [(name, args)], happenings in skeleton order)."""
+    mapper = StepMapper(reg, inst)
+    actions: list[tuple[str, tuple[str, ...]]] = []
+    happenings: list[Happening] = []
+    open_split: dict[tuple, int] = {}
+    for pddl_name, pddl_args in names:
+        base, phase = pddl_name, "whole"
+        for suffix in ("-start", "-end"):
+            if pddl_name.endswith(suffix) and pddl_name[: -len(suffix)] in reg.actions:
+                base, phase = pddl_name[: -len(suffix)], suffix[1:]
+        schema = reg.actions[base]
+        n_params = len(schema.param_names) + (len(pddl_args) - len(schema.param_names))
+        args = pddl_args
+        if schema.consumes:  # drop the classical stock-level arguments
+            args = pddl_args[: n_params - 2 * len(schema.consumes)]
+        name, reg_args = mapper.from_pddl(base, tuple(args))
+        key = (name, reg_args)
+        if phase == "end":
+            idx = open_split.pop(key)
+        else:
+            idx = len(actions)
+            actions.append(key)
+            if phase == "start":
+                open_split[key] = idx
+        happenings.append(Happening(idx, phase))
+    return actions, happenings
+
+
+def refine(reg: Registries, inst: Instance, actions, happenings, time_limit: float):
+    """Schedule one skeleton; returns (LexResult, steps) or (LexResult, None)."""
+    state = replay(inst, reg)
+    world = World.initial(reg, inst)
+    horizon = state.horizon - inst.decision_time
+    m = cp_model.CpModel()
+    start = [m.new_int_var(0, horizon, f"s{i}") for i in range(len(actions))]
+    dur = [reg.actions[n].duration for n, _ in actions]
+    for i in range(len(actions)):
+        m.add(start[i] + dur[i] <= horizon)
+
+    def points(h: Happening):  # (first, last) time of a happening
+        s, e = start[h.action], start[h.action] + dur[h.action]
+        return {"whole": (s, e), "start": (s, s), "end": (e, e)}[h.phase]
+
+    def rw(h: Happening):
+        name, args = actions[h.action]
+        phases = ("start", "end") if h.phase == "whole" else (h.phase,)
+        reads, writes = set(), set()
+        for p in phases:
+            r, w = _fluents(reg.actions[name], args, world, p)
+            reads |= r
+            writes |= w
+        return reads, writes
+
+    sets = [rw(h) for h in happenings]
+    for j, hj in enumerate(happenings):
+        for i in range(j):
+            hi = happenings[i]
+            if hi.action == hj.action:
+                continue
+            (ri, wi), (rj, wj) = sets[i], sets[j]
+            if wi & (rj | wj) or wj & ri:
+                m.add(points(hi)[1] <= points(hj)[0])
+    # resources still busy with ongoing history actions
+    busy = dict(state.busy_until)
+    for i, (name, args) in enumerate(actions):
+        schema = reg.actions[name]
+        for res in world.resources_of(schema, dict(zip(schema.param_names, args, strict=True))):
+            if res in busy:
+                m.add(start[i] >= busy[res] - inst.decision_time)
+    makespan = m.new_int_var(0, horizon, "makespan")
+    for i in range(len(actions)):
+        m.add(makespan >= start[i] + dur[i])
+    fixed = {d: sum(dict(reg.actions[n].costs).get(d, 0) for n, _ in actions) for d in SUMMED}
+    fixed["active_robot_time"] = sum(dur[i] for i, (n, _) in enumerate(actions) if reg.actions[n].occupies)
+    res = lexsolve(m, [("makespan", makespan)], time_limit=time_limit, tie_break=sum(start), settings=SETTINGS)
+    if not res.found:
+        return res, None, None
+    order = {h.action: k for k, h in reversed(list(enumerate(happenings)))}
+    steps = [ChosenStep(res.value(start[i]), n, a, dur[i], order[i]) for i, (n, a) in enumerate(actions)]
+    cost = CostVector.from_mapping({**fixed, "makespan": res.value(makespan)})
+    return res, steps, cost
+
+
+@dataclass
+class FdCpsat:
+    k: int = 8
+    name: str = "fd-cpsat"
+
+    def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:
+        from unified_planning.io import PDDLReader
+        from unified_planning.shortcuts import AnytimePlanner, OneshotPlanner, get_environment
+
+        reg = reg or load_registries()
+        t0 = time.perf_counter()
+        get_environment().credits_stream = None
+        domain, problem, _ = render_classical(reg, inst)
+        up_problem = PDDLReader().parse_problem_string(domain, problem)
+        t_build = time.perf_counter() - t0
+        skeletons = []
+        status_note, fallback = "", False
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with AnytimePlanner(name="symk", params={"number_of_plans": self.k}) as planner:
+                for r in planner.get_solutions(up_problem, timeout=max(1.0, time_limit * 0.4)):
+                    status_note = r.status.name
+                    if r.plan is not None:
+                        skel = [(a.action.name, tuple(str(p) for p in a.actual_parameters)) for a in r.plan.actions]
+                        if skel not in skeletons:
+                            skeletons.append(skel)
+            if not skeletons and status_note != "UNSOLVABLE_PROVEN":
+                # large lexicographic action costs can stall symbolic top-k search: ask FD (LAMA) for one
+                with OneshotPlanner(name="fast-downward") as planner:
+                    r = planner.solve(up_problem, timeout=max(1.0, time_limit * 0.3))
+                    status_note = r.status.name
+                    if r.plan is not None:
+                        fallback = True
+                        skeletons.append([(a.action.name, tuple(str(p) for p in a.actual_parameters))
+                                          for a in r.plan.actions])
+        best = None
+        notes = [f"1 skeleton from Fast Downward (LAMA) after SymK top-{self.k} found none" if fallback
+                 else f"{len(skeletons)} skeleton(s) from SymK top-{self.k}"]
+        for skel in skeletons:
+            left = time_limit - (time.perf_counter() - t0)
+            if left <= 0.05:
+                notes.append("time ran out before every skeleton was refined")
+                break
+            try:
+                actions, happenings = skeleton_actions(reg, inst, skel)
+            except (InputError, KeyError) as exc:
+                notes.append(f"skipped a skeleton that does not map back: {exc}")
+                continue
+            res, steps, cost = refine(reg, inst, actions, happenings, min(left, 10.0))
+            if steps is None:
+                continue
+            text = plan_text(reg, inst, steps, self.name, cost)
+            report = evaluate_plan(reg, inst, parse_plan(text))
+            if not report.valid:
+                notes.append(f"refinement rejected by the evaluator: {report.findings[0].message}")
+                continue
+            if best is None or cost.key(inst.profile) < best[1].key(inst.profile):
+                best = (steps, cost, text, res.status is LexStatus.OPTIMAL)
+        total = time.perf_counter() - t0
+        timings = (("build", t_build), ("solve", total - t_build), ("total", total))
+        if best is None:
+            proved = status_note == "UNSOLVABLE_PROVEN"
+            status = PlanStatus.INFEASIBLE if proved else PlanStatus.UNDETERMINED
+            return PlannerResult(self.name, inst.id, status, False, (),
+                                 plan_text(reg, inst, [], self.name, None, status), None, timings, tuple(notes))
+        steps, cost, text, _ = best
+        # top-k skeletons cover the treatment alternatives, not all of them: never claim optimality
+        return PlannerResult(self.name, inst.id, PlanStatus.PLAN, False, tuple(steps), text, cost, timings,
+                             tuple(notes))
+
+
+def _available() -> tuple[bool, str]:
+    try:
+        import up_symk  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        return False, f"up-symk is not installed ({exc})"
+    return True, ""
+
+
+register(PlannerInfo("fd-cpsat", "SymK (Fast Downward) top-k skeletons on the classical projection, "
+                     "refined by CP-SAT (lexicographic)", FdCpsat, _available))
+
