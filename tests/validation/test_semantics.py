@@ -182,3 +182,13 @@ def test_batch_validation_reuses_one_world():
 
     plans = [parse_plan(p) for p in ("0: (work a) [1]", "0: (work a) [2]", "(pay)")]
     assert [r.valid for r in v.validate_many(plans)] == [True, False, False]
+
+
+def test_division_by_zero():
+    # VAL divides doubles (inf); exact arithmetic reports a numeric error instead
+    v = toy()
+    v.world.init_fluents[("speed",)] = Fraction(0)
+    assert check(v, "0: (work a) [1]").reason is Reason.DURATION  # 1 vs inf
+    exact = toy(arithmetic="exact")
+    exact.world.init_fluents[("speed",)] = Fraction(0)
+    assert check(exact, "0: (work a) [1]").reason is Reason.NUMERIC_ERROR

@@ -161,6 +161,8 @@ class Engine:
         except UndefinedValue as exc:
             raise _Stop(Failure(Reason.NUMERIC_ERROR, "the metric reads "
                                 f"{key_text(exc.key)}, which has no value")) from None
+        except ZeroDivisionError:
+            raise _Stop(Failure(Reason.NUMERIC_ERROR, "the metric divides by zero")) from None
 
     def _adjust(self, h: Happening, active: list[Instance]) -> None:
         for e in h.events:
@@ -173,6 +175,11 @@ class Engine:
     def _holds(self, c: ast.Cond, b: dict, state: State, e: Event | None, what: str) -> bool:
         try:
             return self.ev.holds(c, b, state)
+        except ZeroDivisionError:
+            raise _Stop(Failure(
+                Reason.NUMERIC_ERROR, f"{what} divides by zero", e.actor.step_index if e else None,
+                e.exact if e else None, e.actor.describe() if e else None,
+                self.ev.text(c, b))) from None
         except UndefinedValue as exc:
             raise _Stop(Failure(
                 Reason.NUMERIC_ERROR, f"{what} reads {key_text(exc.key)}, which has no value",
@@ -257,8 +264,10 @@ class Engine:
                         items))
             for run in inst.monitors:
                 if run.status and run.spec.during and not run.spec.quantified:
-                    run.status = self.ev.holds(ast.And(tuple(run.spec.during)), run.binding,
-                                               state)
+                    fake = Event(run.actor, "invariant", h.time, h.exact, -1, run.binding, [],
+                                 EffectLists())
+                    run.status = self._holds(ast.And(tuple(run.spec.during)), run.binding,
+                                             state, fake, "a conditional effect")
 
     # ---- effects -----------------------------------------------------------------------
     def _apply(self, h: Happening, state: State, log: list[TraceEntry] | None) -> None:
