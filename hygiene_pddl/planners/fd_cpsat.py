@@ -115,7 +115,8 @@ def refine(reg: Registries, inst: Instance, actions, happenings, time_limit: flo
     if not res.found:
         return res, None, None
     order = {h.action: k for k, h in reversed(list(enumerate(happenings)))}
-    steps = [ChosenStep(res.value(start[i]), n, a, dur[i], order[i]) for i, (n, a) in enumerate(actions)]
+    steps = sorted((ChosenStep(res.value(start[i]), n, a, dur[i], order[i]) for i, (n, a) in enumerate(actions)),
+                   key=lambda s: (s.start, s.order))
     cost = CostVector.from_mapping({**fixed, "makespan": res.value(makespan)})
     return res, steps, cost
 

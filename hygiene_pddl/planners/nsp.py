@@ -75,6 +75,7 @@ class HygieneNSP:
             if res.boolean_value(jm.used[j]):
                 order = sum(k * res.value(v) for k, v in enumerate(jm.start_slot[j]))
                 steps.append(ChosenStep(res.value(jm.start[j]), a.name, a.args, a.duration, order))
+        steps.sort(key=lambda s: (s.start, s.order))
         values = {**jm.constant_dims, **{d: res.value(e) for d, e in jm.objectives}}
         cost = CostVector.from_mapping({d: values[d] for d in DIMENSIONS})
         text = plan_text(reg, inst, steps, self.name, cost)
