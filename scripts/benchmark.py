@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Measure what the issues ask for, in one run, and print ratios beside the figures.
+
+Sections (``--sections``, comma-separated; default all):
+  planners    per planner: median and 95th-percentile time per committed instance, split into model
+              build and solve; hygiene-nsp by plan size (<=10 actions, ~20 actions targets)
+  validation  batch validation throughput (plans/s, one process) and single-plan CLI latency
+  build       time to regenerate (and check) the whole committed benchmark
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+warnings.filterwarnings("ignore", message="pkg_resources is deprecated")
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, max(0, round(q * (len(values) - 1))))]
+
+
+def instances() -> list[Path]:
+    return sorted(p for p in (ROOT / "problems").glob("*/*.json") if not p.name.endswith(".reference.json"))
+
+
+def bench_planners(repeat: int, names: list[str]) -> dict[str, dict]:
+    from hygiene_pddl.instances import load_instance
+    from hygiene_pddl.planners import catalogue
+    from hygiene_pddl.registries import load_registries
+
+    reg = load_registries()
+    out = {}
+    for name in names:
+        planner = catalogue()[name].factory()
+        rows = []
+        for path in instances():
+            inst = load_instance(path, reg)
+            for _ in range(repeat):
+                r = planner.solve(inst, 60, reg)
+                rows.append((r.timing("build"), r.timing("solve"), r.timing("total"), len(r.steps), r.status.value))
+        totals = [t for _, _, t, _, _ in rows]
+        out[name] = {"n": len(rows), "median_total": statistics.median(totals), "p95_total": pct(totals, 0.95),
+                     "median_build": statistics.median(b for b, *_ in rows),
+                     "median_solve": statistics.median(s for _, s, *_ in rows),
+                     "p95_build": pct([b for b, *_ in rows], 0.95), "p95_solve": pct([s for _, s, *_ in rows], 0.95),
+                     "max_steps": max(n for *_, n, _ in rows),
+                     "statuses": sorted({st for *_, st in rows})}
+    return out
+
+
+def bench_validation(repeat: int) -> dict:
+    from hygiene_pddl.instances import load_instance
+    from hygiene_pddl.pddl import read_domain, read_problem
+    from hygiene_pddl.planners.nsp import HygieneNSP
+    from hygiene_pddl.plans.parser import parse_plan
+    from hygiene_pddl.registries import load_registries
+    from hygiene_pddl.validation.pddl_level.api import PddlValidator
+
+    reg = load_registries()
+    jobs = []
+    for path in instances():
+        inst = load_instance(path, reg)
+        text = HygieneNSP().solve(inst, 60, reg).plan_text
+        jobs.append((ROOT / "domains" / f"{inst.family}.pddl", path.with_name(path.stem + ".pddl"), text))
+    n_plans = 0
+    t0 = time.perf_counter()
+    for domain_path, problem_path, text in jobs:
+        validator = PddlValidator(read_domain(domain_path), read_problem(problem_path))
+        plans = [parse_plan(text)] * repeat
+        for result in validator.validate_many(plans):
+            assert result.valid
+            n_plans += 1
+    batch = time.perf_counter() - t0
+    latencies = []
+    with tempfile.TemporaryDirectory() as tmp:
+        plan_file = Path(tmp) / "plan.txt"
+        domain_path, problem_path, text = jobs[0]
+        plan_file.write_text(text)
+        for _ in range(5):
+            t = time.perf_counter()
+            run = subprocess.run([sys.executable, str(ROOT / "scripts" / "validate_plan.py"), str(domain_path),
+                                  str(problem_path), str(plan_file)], capture_output=True, text=True)
+            latencies.append(time.perf_counter() - t)
+            assert run.returncode == 0, run.stdout + run.stderr
+    return {"plans": n_plans, "batch_seconds": batch, "plans_per_second": n_plans / batch,
+            "cli_median_latency": statistics.median(latencies)}
+
+
+def bench_build() -> dict:
+    from compiler.build import benchmark_files, stale_files
+    from hygiene_pddl.registries import load_registries
+
+    t = time.perf_counter()
+    files = benchmark_files(load_registries())
+    build = time.perf_counter() - t
+    t = time.perf_counter()
+    stale = stale_files(ROOT, files)
+    check = time.perf_counter() - t
+    return {"files": len(files), "build_seconds": build, "check_seconds": check, "stale": len(stale)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sections", default="planners,validation,build")
+    ap.add_argument("--repeat", type=int, default=3, help="solves per instance / validations per plan")
+    ap.add_argument("--planners", default="hygiene-nsp,fd-cpsat")
+    args = ap.parse_args(argv)
+    sections = args.sections.split(",")
+    if "planners" in sections:
+        res = bench_planners(args.repeat, args.planners.split(","))
+        print("## planners (seconds per instance, committed instances)")
+        print("| planner | runs | median total | p95 total | median build | median solve | p95 build | "
+              "p95 solve | max steps |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for name, r in res.items():
+            print(f"| {name} | {r['n']} | {r['median_total']:.3f} | {r['p95_total']:.3f} | {r['median_build']:.3f} | "
+                  f"{r['median_solve']:.3f} | {r['p95_build']:.3f} | {r['p95_solve']:.3f} | {r['max_steps']} |")
+        if "hygiene-nsp" in res:
+            r = res["hygiene-nsp"]
+            print(f"\nhygiene-nsp median / 50 ms target = {r['median_total'] / 0.05:.1f}x "
+                  f"(instances up to {r['max_steps']} actions)")
+        if {"hygiene-nsp", "fd-cpsat"} <= set(res):
+            ratio = res["fd-cpsat"]["median_total"] / res["hygiene-nsp"]["median_total"]
+            print(f"fd-cpsat / hygiene-nsp median time = {ratio:.1f}x")
+    if "validation" in sections:
+        r = bench_validation(max(10, args.repeat * 10))
+        print("\n## validation")
+        print(f"batch: {r['plans']} plans in {r['batch_seconds']:.2f} s = {r['plans_per_second']:.1f} plans/s "
+              "(one process)")
+        print(f"single-plan CLI latency (median of 5): {r['cli_median_latency']:.3f} s "
+              f"= {r['cli_median_latency'] * r['plans_per_second']:.0f}x one batched validation")
+    if "build" in sections:
+        r = bench_build()
+        print("\n## build")
+        print(f"regenerate {r['files']} files: {r['build_seconds']:.2f} s; check against the committed tree: "
+              f"{r['check_seconds']:.3f} s; stale: {r['stale']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
