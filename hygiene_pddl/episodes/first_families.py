@@ -82,10 +82,13 @@ def spoon_fruit() -> list[Episode]:
                 known_events=known, profile=profile,
                 reference={
                     "feasible": True, "optimal_cost": cost, "plan": plan, "certified_by": ["hand"],
-                    "design": {"kind": "crossed_history", "links": {
-                        "history_pair": f"spoon_fruit-{other_hist}-{profile}",
-                        "profile_pair": f"spoon_fruit-{hist_name}-{other_prof}"},
-                        "notes": "2x2: relevant history order x ranking-flip profile"},
+                    "design": {"kind": "history_by_profile", "pairs": [
+                        {"kind": "history", "label": "relevant", "with": f"spoon_fruit-{other_hist}-{profile}"},
+                        {"kind": "profile", "label": "flip" if hist_name == "wash_then_touch" else "general",
+                         "with": f"spoon_fruit-{hist_name}-{other_prof}"}],
+                        "event": "relevant" if hist_name == "wash_then_touch" else "irrelevant",
+                        "prior_violation": False,
+                        "notes": "relevant history order x profile; the contact event matters only after the washes"},
                     "difficulty": {"tier": "moderate", "features": _features(
                         request_composition=1, remaining_goal_composition=1, multi_carrier_hazards=3,
                         constrained_treatment_resources=1, relevant_known_events=int(hist_name == "wash_then_touch"))},
@@ -114,9 +117,10 @@ def bowl_to_sink() -> list[Episode]:
                 "plan": [_step(0, "pick", ["left", "bowl", "rim", "counter"], 1),
                          _step(1, "place", ["left", "bowl", "sink"], 1)],
                 "certified_by": ["hand"],
-                "design": {"kind": "history_pair_irrelevant",
-                           "links": {"history_pair": f"bowl_to_sink-{other}_side_brush"},
-                           "notes": "histories differ only on a side pad the continuation never touches"},
+                "design": {"kind": "history_pair", "pairs": [
+                    {"kind": "history", "label": "irrelevant", "with": f"bowl_to_sink-{other}_side_brush"}],
+                    "event": "irrelevant", "prior_violation": False,
+                    "notes": "histories differ only on a side pad the continuation never touches"},
                 "difficulty": {"tier": "easy", "features": _features(request_composition=1,
                                                                      remaining_goal_composition=1)},
             }))
@@ -148,9 +152,10 @@ def hot_cocoa() -> list[Episode]:
             reference={
                 "feasible": True, "optimal_cost": {"energy": 3, "active_robot_time": 5, "makespan": 13},
                 "plan": plan, "certified_by": ["hand"],
-                "design": {"kind": "profile_pair_invariant", "links": {"profile_pair": f"hot_cocoa-{other}"},
-                           "notes": "marshmallows during cooking (13 TU) beat after pouring (19 TU) "
-                                    "under both profiles"},
+                "design": {"kind": "profile_pair", "pairs": [
+                    {"kind": "profile", "label": "invariant", "with": f"hot_cocoa-{other}"}],
+                    "event": "none", "prior_violation": False,
+                    "notes": "marshmallows during cooking (13 TU) beat after pouring (19 TU) under both profiles"},
                 "difficulty": {"tier": "moderate", "features": _features(
                     request_composition=2, remaining_goal_composition=2, temporal_coupling=1)},
             }))

@@ -16,7 +16,7 @@ import jsonschema
 
 from hygiene_pddl.costs import CostVector, Profile
 from hygiene_pddl.errors import InstanceError
-from hygiene_pddl.instances.model import HazardSource, HistoryRecord, Instance, Reference, ReferenceStep
+from hygiene_pddl.instances.model import HazardSource, HistoryRecord, Instance, PairLink, Reference, ReferenceStep
 from hygiene_pddl.literals import Atom, parse_literal
 from hygiene_pddl.registries import Registries, load_registries
 from hygiene_pddl.yamlpos import PositionedDocument
@@ -228,7 +228,9 @@ def load_reference(path: Path | str) -> Reference:
     return Reference(
         instance=d["instance"], family=d["family"], feasible=d["feasible"], optimal_cost=cost,
         plan=tuple(ReferenceStep(s["start"], s["name"], tuple(s["args"]), s["duration"]) for s in d["plan"]),
-        design=d["design"]["kind"], design_links=tuple(sorted(d["design"].get("links", {}).items())),
+        design=d["design"]["kind"],
+        pairs=tuple(PairLink(x["kind"], x["label"], x["with"]) for x in d["design"]["pairs"]),
+        event=d["design"]["event"], prior_violation=d["design"]["prior_violation"], group=d["design"].get("group"),
         tier=d["difficulty"]["tier"], features=tuple(sorted(d["difficulty"]["features"].items())),
         activity_group=d["activity_group"], household_area=d["household_area"],
         certified_by=tuple(d.get("certified_by", [])))

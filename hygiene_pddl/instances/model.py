@@ -79,6 +79,16 @@ class ReferenceStep:
 
 
 @dataclass(frozen=True)
+class PairLink:
+    """This instance and ``other`` form a controlled pair: history (relevant / irrelevant) or profile
+    (flip / invariant / general)."""
+
+    kind: str
+    label: str
+    other: str
+
+
+@dataclass(frozen=True)
 class Reference:
     instance: str
     family: str
@@ -86,9 +96,12 @@ class Reference:
     optimal_cost: CostVector | None
     plan: tuple[ReferenceStep, ...]
     design: str
-    design_links: tuple[tuple[str, str], ...]
+    pairs: tuple[PairLink, ...]
+    event: str  # none | relevant | irrelevant
+    prior_violation: bool
     tier: str
     features: tuple[tuple[str, int], ...]
     activity_group: str
     household_area: str
     certified_by: tuple[str, ...] = ()
+    group: str | None = None
