@@ -1,14 +1,20 @@
 """Planners behind one interface (:mod:`hygiene_pddl.planners.base`), sharing the lexicographic CP-SAT core."""
 
+import importlib
+
+#: Modules that register planners when imported (a missing optional module is skipped).
+PLANNER_MODULES = ("nsp", "fd_cpsat", "rule_sat", "baselines", "external")
+
 
 def catalogue() -> dict:
     """Every registered planner (importing the modules that register them)."""
-    from hygiene_pddl.planners import nsp  # noqa: F401
     from hygiene_pddl.planners.base import PLANNERS
 
-    try:
-        from hygiene_pddl.planners import fd_cpsat  # noqa: F401
-    except ModuleNotFoundError as exc:
-        if exc.name != "hygiene_pddl.planners.fd_cpsat":
-            raise
+    for name in PLANNER_MODULES:
+        module = f"hygiene_pddl.planners.{name}"
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
     return dict(PLANNERS)
