@@ -116,7 +116,7 @@ def _load_plugins() -> None:
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as exc:
-            if exc.name != mod:
+            if exc.name is None or not mod.startswith(exc.name):
                 raise
 
 

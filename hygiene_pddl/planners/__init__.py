@@ -15,6 +15,6 @@ def catalogue() -> dict:
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:
-            if exc.name != module:
+            if exc.name is None or not module.startswith(exc.name):
                 raise
     return dict(PLANNERS)
