@@ -1,0 +1,57 @@
+"""Fake planners for the bench tests, registered only where this file is imported (the test process and,
+through ``--plugin``, the bench workers)."""
+
+from __future__ import annotations
+
+import os
+import resource
+import time
+
+from hygiene_pddl.planners.base import PlannerInfo, register
+from hygiene_pddl.planners.nsp import HygieneNSP
+
+COUNTER_ENV = "HYGIENE_BENCH_TEST_COUNTER"  # a file that gets one line per solver invocation
+DELAY_ENV = "HYGIENE_BENCH_TEST_DELAY"  # seconds each counting solve sleeps first
+
+
+class Counting:
+    """Hygiene-NSP, counting its invocations and optionally slowed down."""
+
+    def solve(self, inst, time_limit, reg):
+        path = os.environ.get(COUNTER_ENV)
+        if path:
+            with open(path, "a", encoding="utf-8") as fh:
+                fh.write(f"{inst.id}\n")
+        time.sleep(float(os.environ.get(DELAY_ENV, "0")))
+        return HygieneNSP(name="fake-count").solve(inst, time_limit, reg)
+
+
+class Sleeper:
+    """Ignores its time limit."""
+
+    def solve(self, inst, time_limit, reg):
+        time.sleep(3600)
+
+
+class Hog:
+    """Allocates until the address-space limit stops it (refuses to run without a limit)."""
+
+    def solve(self, inst, time_limit, reg):
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY or soft > 8 * 1024**3:
+            raise RuntimeError("fake-hog needs an address-space limit of at most 8 GB")
+        chunks = []
+        while True:  # calloc'd zero pages: address space grows at once, no time spent touching memory
+            chunks.append(bytes(256 * 1024 * 1024))
+
+
+class Crash:
+    def solve(self, inst, time_limit, reg):
+        raise ValueError("fake planner crashed on purpose")
+
+
+register(PlannerInfo("fake-count", "test: counting hygiene-nsp", Counting))
+register(PlannerInfo("fake-sleep", "test: never answers", Sleeper))
+register(PlannerInfo("fake-hog", "test: allocates without bound", Hog))
+register(PlannerInfo("fake-crash", "test: raises", Crash))
+register(PlannerInfo("fake-unavailable", "test: cannot run", Crash, lambda: (False, "not installed")))
