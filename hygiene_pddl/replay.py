@@ -65,6 +65,8 @@ class World:
     costs: dict[str, int] = field(default_factory=dict)
     active_time: int = 0
     horizon: int | None = None
+    #: contamination changes in order: (time, "+" or "-", carrier, hazard, step)
+    log: list[tuple[Time, str, Carrier, str, int]] = field(default_factory=list)
 
     @classmethod
     def initial(cls, reg: Registries, inst: Instance) -> World:
@@ -95,14 +97,16 @@ class World:
         for t in self.rules.transfers(carried, a, b):
             prov = self.contamination[t.source][t.hazard] + (Link(t.target, time, label, step),)
             self.contamination.setdefault(t.target, {})[t.hazard] = prov
+            self.log.append((time, "+", t.target, t.hazard, step))
             if self.rules.violates(t.target, t.hazard):
                 self.violations.append(Violation(time, step, label, t.target, t.hazard, prov))
 
-    def treat(self, treatment: str, c: Carrier) -> list[str]:
+    def treat(self, treatment: str, c: Carrier, time: Time = 0, step: int = -1) -> list[str]:
         """Remove exactly the hazards the registry says ``treatment`` removes from ``c``."""
         removed = [h for h in sorted(self.contamination.get(c, {})) if self.rules.removes(treatment, c, h)]
         for h in removed:
             del self.contamination[c][h]
+            self.log.append((time, "-", c, h, step))
         if c in self.contamination and not self.contamination[c]:
             del self.contamination[c]
         return removed
@@ -171,7 +175,7 @@ class World:
         self._apply(schema.eff_end, binding)
         self._contacts(schema.contacts, "end", binding, time, step, label)
         if schema.treats is not None:
-            self.treat(schema.treats.treatment, self.rules.ground(schema.treats.target, binding))
+            self.treat(schema.treats.treatment, self.rules.ground(schema.treats.target, binding), time, step)
 
     def event(self, reg: Registries, rec: HistoryRecord) -> None:
         schema = reg.events[rec.name]

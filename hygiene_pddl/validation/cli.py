@@ -33,7 +33,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The PDDL-level options (shared with the `hygiene-pddl validate` subcommand)."""
     parser.add_argument("domain", help="PDDL domain file")
     parser.add_argument("problem", help="PDDL problem file")
-    parser.add_argument("plan", help="plan file (VAL format)")
+    parser.add_argument("plan", nargs="+", help="plan file(s) (VAL format); several are validated in one process")
+    parser.add_argument("--instance", metavar="I.json",
+                        help="also evaluate at instance level: full-history replay, hygiene, costs")
+    parser.add_argument("--reference", metavar="R.json",
+                        help="with --instance: compare the cost vector with the certified optimum")
+    parser.add_argument("--gantt", metavar="FILE.png",
+                        help="with --instance: draw the plan as gripper and appliance lanes")
     parser.add_argument("-t", "--tolerance", type=tolerance, default=Fraction(1, 100),
                         metavar="TOL", help="VAL's epsilon tolerance (default 0.01)")
     parser.add_argument("--json", action="store_true",
@@ -67,11 +73,21 @@ def _human(result: ValidationResult, verbose: bool) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate per parsed `args`; print the report; return the exit code."""
+    """Validate per parsed `args`; print the report; return the exit code (the worst over all plans)."""
+    plans = args.plan if isinstance(args.plan, list) else [args.plan]
+    if (args.reference or args.gantt) and not args.instance:
+        print("error: --reference and --gantt need --instance", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.gantt and len(plans) > 1:
+        print("error: --gantt draws one plan; give a single PLAN", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    outputs, codes = [], []
     try:
-        result = validate_files(args.domain, args.problem, args.plan, tolerance=args.tolerance,
-                                arithmetic="exact" if args.exact else "val",
-                                trace=bool(args.json or args.verbose), hints=True)
+        instance = _load_instance_level(args) if args.instance else None
+        for plan in plans:
+            code, out = _run_one(args, plan, instance)
+            codes.append(code)
+            outputs.append(out)
     except InputError as exc:
         if args.json:
             print(json.dumps({"schema": 1, "status": "error", "valid": False,
@@ -83,12 +99,63 @@ def run(args: argparse.Namespace) -> int:
               "traceback follows)", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
         return EXIT_INTERNAL
-    text = json.dumps(result.to_json(), indent=2) if args.json else _human(result, args.verbose)
+    if args.json:
+        text = json.dumps(outputs[0] if len(outputs) == 1 else outputs, indent=2)
+    else:
+        text = "\n\n".join(outputs)
     try:
         print(text, flush=True)
     except BrokenPipeError:  # e.g. piped into `head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return EXIT_OK if result.valid else EXIT_INVALID
+    return max(codes)
+
+
+def _load_instance_level(args: argparse.Namespace) -> tuple:
+    from hygiene_pddl.instances import load_instance, load_reference
+    from hygiene_pddl.registries import load_registries
+
+    reg = load_registries()
+    inst = load_instance(args.instance, reg)
+    ref = load_reference(args.reference) if args.reference else None
+    if ref is not None and ref.instance != inst.id:
+        raise InputError(f"reference is for {ref.instance!r}, not {inst.id!r}")
+    return reg, inst, ref
+
+
+def _run_one(args: argparse.Namespace, plan_path: str, instance: tuple | None) -> tuple[int, object]:
+    result = validate_files(args.domain, args.problem, plan_path, tolerance=args.tolerance,
+                            arithmetic="exact" if args.exact else "val",
+                            trace=bool(args.json or args.verbose), hints=True)
+    valid = result.valid
+    report = None
+    if instance is not None:
+        from hygiene_pddl.plans.parser import read_plan
+        from hygiene_pddl.validation.instance_level import evaluate_plan, report_text
+
+        reg, inst, ref = instance
+        report = evaluate_plan(reg, inst, read_plan(plan_path), ref, args.tolerance, plan_file=plan_path)
+        if args.gantt:
+            from hygiene_pddl.validation.gantt import draw_gantt
+
+            draw_gantt(report, args.gantt)
+        valid = valid and report.valid
+    if args.json:
+        out: object = result.to_json()
+        if report is not None:
+            from hygiene_pddl.validation.instance_level import report_json
+
+            out = {**result.to_json(), "instance_level": report_json(report), "valid": valid,
+                   "levels_agree": result.valid == report.valid}
+        return (EXIT_OK if valid else EXIT_INVALID), out
+    text = _human(result, args.verbose)
+    if len(args.plan if isinstance(args.plan, list) else [args.plan]) > 1:
+        text = f"== {plan_path}\n{text}"
+    if report is not None:
+        text += "\n\n" + report_text(report)
+        if result.valid != report.valid:
+            text += ("\nWARNING: the PDDL level and the instance level disagree; please report this "
+                     "(the plan counts as invalid)")
+    return (EXIT_OK if valid else EXIT_INVALID), text
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -58,6 +58,10 @@ class InstanceReport:
     optimal: bool | None = None
     first_worse: tuple[str, int] | None = None
     notes: tuple[str, ...] = field(default=())
+    #: the continuation as evaluated: (step index, registry text, start, end, grippers, appliances), relative times
+    schedule: tuple[tuple[int, str, Fraction, Fraction, tuple[str, ...]], ...] = field(default=())
+    #: contamination changes during the continuation: (time, "+"/"-", carrier, hazard, step)
+    contamination_log: tuple[tuple[Fraction, str, tuple[str, str], str, int], ...] = field(default=())
 
     @property
     def correct_rejection(self) -> bool:
@@ -155,6 +159,7 @@ def evaluate_plan(
     except PhysicalInconsistency as exc:  # the instance loader replays too; this is defensive
         raise InputError(f"history is physically inconsistent: {exc.message}", Location(inst.source_path)) from None
     findings: list[Finding] = []
+    log_start = len(world.log)
 
     def fail(
         problem: Problem,
@@ -169,7 +174,8 @@ def evaluate_plan(
                 problem, message, advice, step.index if step else None, None if time is None else time - t0, provenance
             )
         )
-        return InstanceReport(inst.id, False, tuple(findings), None, None, ref_feasible)
+        return InstanceReport(inst.id, False, tuple(findings), None, None, ref_feasible,
+                              schedule=_schedule(steps, world, t0), contamination_log=_log(world, log_start, t0))
 
     for st in steps:
         if st.start < t0:
@@ -231,9 +237,10 @@ def evaluate_plan(
             else:
                 world.end_action(st.schema, st.args, time, idx, st.label)
                 del running[idx]
+            # over-all conditions hold on the open interval: check every running action (the one just
+            # started included) in the state after each happening
             for j, other in running.items():
-                if other.start < time:
-                    world.check_invariants(other.schema, other.args, time, j, other.label)
+                world.check_invariants(other.schema, other.args, time, j, other.label)
         except PhysicalInconsistency as exc:
             step = steps[exc.step] if 0 <= exc.step < len(steps) else None
             problem = (
@@ -290,7 +297,21 @@ def evaluate_plan(
     if reference is not None and reference.optimal_cost is not None:
         first = inst.profile.first_worse(cost, reference.optimal_cost)
         optimal = cost.key(inst.profile) <= reference.optimal_cost.key(inst.profile)
-    return InstanceReport(inst.id, True, (), cost, None, ref_feasible, optimal, first)
+    return InstanceReport(inst.id, True, (), cost, None, ref_feasible, optimal, first,
+                          schedule=_schedule(steps, world, t0), contamination_log=_log(world, log_start, t0))
+
+
+def _schedule(steps: list[_Step], world: World, t0: int) -> tuple:
+    out = []
+    for st in steps:
+        binding = dict(zip(st.schema.param_names, st.args, strict=True))
+        lanes = tuple(r.split(":", 1)[1] for r in world.resources_of(st.schema, binding))
+        out.append((st.index, "(" + " ".join((st.schema.name, *st.args)) + ")", st.start - t0, st.end - t0, lanes))
+    return tuple(out)
+
+
+def _log(world: World, start: int, t0: int) -> tuple:
+    return tuple((Fraction(t) - t0, sign, c, h, step) for t, sign, c, h, step in world.log[start:])
 
 
 def report_text(rep: InstanceReport) -> str:
