@@ -1,9 +1,10 @@
-"""``hygiene-pddl bench`` (imported by the CLI at start-up)."""
+"""``hygiene-pddl bench`` and ``hygiene-pddl report`` (imported by the CLI at start-up)."""
 
 from __future__ import annotations
 
 import argparse
 import signal
+import sys
 from pathlib import Path
 
 from hygiene_pddl.cli import command
@@ -55,4 +56,33 @@ def _bench(args: argparse.Namespace) -> int:
     statuses = ", ".join(f"{k} {v}" for k, v in sorted(summary.statuses.items())) or "nothing new"
     print(f"{summary.total} runs: {summary.skipped} already in {args.out / 'results.jsonl'}, {summary.ran} run now "
           f"({statuses}); {summary.failures} failed in all; {summary.wall:.1f} s")
+    return EXIT_OK
+
+
+def _report_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("results", type=Path, help="results folder written by `hygiene-pddl bench`")
+    p.add_argument("--out", type=Path, required=True, help="report folder (Markdown, CSV, JSON, PNG)")
+    p.add_argument("--problems", type=Path, default=None,
+                   help="benchmark problems folder (default: the one recorded by bench, else ./problems)")
+    p.add_argument("--planners", default=None, help="comma-separated planners to compare (default: all)")
+    p.add_argument("--gantt", action="append", default=[], metavar="PLANNER:INSTANCE",
+                   help="plan(s) to draw as a Gantt chart (default: the first valid plan of each planner)")
+    p.add_argument("--no-swaps", action="store_true", help="skip the history-swap evaluation (replays plans)")
+
+
+@command("report", "tables (Markdown, CSV, JSON) and plots (PNG) from a bench results folder", _report_args)
+def _report(args: argparse.Namespace) -> int:
+    from hygiene_pddl.bench.report import print_tables, write_report
+
+    planners = [p.strip() for p in args.planners.split(",") if p.strip()] if args.planners else None
+    gantt = []
+    for spec in args.gantt:
+        planner, sep, instance = spec.partition(":")
+        if not sep or not planner or not instance:
+            raise InputError(f"--gantt expects PLANNER:INSTANCE, got {spec!r}")
+        gantt.append((planner, instance))
+    report = write_report(args.results, args.out, problems=args.problems, planners=planners, gantt=gantt or None,
+                          swaps=not args.no_swaps)
+    print_tables(report)
+    print(f"wrote {len(report.files)} files under {args.out}", file=sys.stderr)
     return EXIT_OK

@@ -1,0 +1,209 @@
+"""PNG plots of a bench report (matplotlib, Agg backend): SR/OSR by a breakdown, the failure breakdown and
+Gantt charts of chosen plans with gripper and appliance lanes."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+FAILURE_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("safe_optimal", "safe and optimal", "#2e7d32"),
+    ("correct_rejection", "correct rejection", "#00897b"),
+    ("safe_nonoptimal", "safe, not optimal", "#f9a825"),
+    ("no_plan", "no plan / undetermined", "#9e9e9e"),
+    ("incorrect_rejection", "incorrect rejection", "#ef6c00"),
+    ("invalid_continuation", "invalid continuation", "#c62828"),
+)
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _colors(n: int) -> list:
+    cmap = _plt().get_cmap("tab10")
+    return [cmap(i % 10) for i in range(n)]
+
+
+def sr_osr_chart(by: dict[str, dict[str, dict[str, Any]]], path: Path, title: str) -> Path:
+    """Grouped bars: one group per category (tier, activity group), per planner SR (solid) and OSR (hatched)."""
+    plt = _plt()
+    from matplotlib.patches import Patch
+
+    planners = list(by)
+    categories: list[str] = []
+    for per in by.values():
+        for cat in per:
+            if cat not in categories:
+                categories.append(cat)
+    width = 0.8 / max(1, 2 * len(planners))
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 + 1.1 * len(categories) * max(1, len(planners))), 4.4))
+    for k, (planner, color) in enumerate(zip(planners, _colors(len(planners)), strict=True)):
+        for j, metric in enumerate(("sr", "osr")):
+            xs, ys, labels = [], [], []
+            for c, cat in enumerate(categories):
+                cell = by[planner].get(cat)
+                if not cell or cell.get(metric) is None:
+                    continue
+                xs.append(c - 0.4 + width * (2 * k + j + 0.5))
+                ys.append(cell[metric])
+                labels.append(f"{cell[metric]:.0%}")
+            bars = ax.bar(xs, ys, width=width * 0.95, color=color, alpha=1.0 if j == 0 else 0.45,
+                          hatch=None if j == 0 else "//", edgecolor="black", linewidth=0.5)
+            for bar, label in zip(bars, labels, strict=True):
+                ax.text(bar.get_x() + bar.get_width() / 2, bar.get_height() + 0.01, label, ha="center",
+                        va="bottom", fontsize=7)
+    ax.set_xticks(range(len(categories)),
+                  ["\n".join(textwrap.wrap(c.replace("_", " "), 14)) + f"\n(n={_n(by, c)})" for c in categories],
+                  fontsize=8)
+    ax.set_ylim(0, 1.12)
+    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+    ax.set_ylabel("rate")
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    handles = [Patch(facecolor=c, edgecolor="black", label=p) for p, c in zip(planners, _colors(len(planners)),
+                                                                              strict=True)]
+    handles += [Patch(facecolor="white", edgecolor="black", label="SR (solid)"),
+                Patch(facecolor="white", edgecolor="black", hatch="//", label="OSR (hatched)")]
+    ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def _n(by: dict, category: str) -> int:
+    return max((per[category]["n"] for per in by.values() if category in per), default=0)
+
+
+def failure_chart(failures: dict[str, dict[str, Any]], path: Path) -> Path:
+    """One stacked horizontal bar per planner: the failure table's mutually exclusive outcomes."""
+    plt = _plt()
+    planners = list(failures)
+    fig, ax = plt.subplots(figsize=(10, 1.6 + 0.55 * len(planners)))
+    for y, planner in enumerate(planners):
+        row, left = failures[planner], 0
+        for key, label, color in FAILURE_COLUMNS:
+            value = row.get(key, 0)
+            if value:
+                ax.barh(y, value, left=left, color=color, edgecolor="white", label=label if y == 0 else None)
+                ax.text(left + value / 2, y, str(value), ha="center", va="center", fontsize=8, color="white",
+                        fontweight="bold")
+            left += value
+    for key, label, color in FAILURE_COLUMNS:  # a legend entry for every outcome, present or not
+        if not any(failures[p].get(key) for p in planners[:1]):
+            ax.barh(0, 0, color=color, label=label)
+    ax.set_yticks(range(len(planners)), planners)
+    ax.invert_yaxis()
+    ax.set_xlabel("instances")
+    ax.set_title("Outcomes per planner (failure table)")
+    handles, labels = ax.get_legend_handles_labels()
+    order = [lab for _, lab, _ in FAILURE_COLUMNS]
+    pairs = sorted(zip(handles, labels, strict=True), key=lambda hl: order.index(hl[1]))
+    ax.legend([h for h, _ in pairs], [lab for _, lab in pairs], fontsize=7, loc="upper left",
+              bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+# --------------------------------------------------------------------------------------------- Gantt
+
+
+@dataclass(frozen=True)
+class Bar:
+    lane: str
+    start: float
+    end: float
+    label: str
+    treatment: bool
+
+
+def plan_bars(reg, inst, plan) -> list[Bar]:
+    """Bars of a parsed plan in registry terms: one per occupied gripper, appliance or capacity."""
+    from compiler.steps import StepMapper
+    from hygiene_pddl.replay import World
+
+    mapper = StepMapper(reg, inst)
+    world = World.initial(reg, inst)
+    bars = []
+    for i, step in enumerate(plan.steps):
+        name, args = mapper.from_pddl(step.action, step.args)
+        schema = reg.actions[name]
+        binding = dict(zip(schema.param_names, args, strict=True))
+        start = float(step.time if step.time is not None else Fraction(i))
+        end = start + float(step.duration or 0)
+        label = f"{i + 1}. {name} " + " ".join(a for a in args if a not in ("left", "right"))
+        lanes = world.resources_of(schema, binding) or ["(no resource)"]
+        for lane in lanes:
+            bars.append(Bar(lane, start, end, label.strip(), schema.treats is not None))
+    return bars
+
+
+def gantt_chart(charts: list[tuple[str, list[Bar]]], path: Path) -> Path:
+    """One panel per chosen plan: lanes left and right gripper first, then appliances and capacities; each
+    bar carries its step number (and its action when it fits), the step list stands to the right."""
+    plt = _plt()
+    from matplotlib.patches import Patch
+
+    heights = [1.0 + 0.5 * len(_lanes(bars)) for _, bars in charts]
+    fig_w, left, right, dpi = 13.0, 0.11, 0.7, 120
+    fig, axes = plt.subplots(len(charts), 1, figsize=(fig_w, 1.0 + sum(heights) + 0.5 * len(charts)),
+                             squeeze=False, gridspec_kw={"height_ratios": heights})
+    px_per_char = 7 * 0.62 * dpi / 72
+    for ax, (title, bars) in zip(axes[:, 0], charts, strict=True):
+        lanes = _lanes(bars)
+        span = max((b.end for b in bars), default=1.0) or 1.0
+        px_per_unit = (right - left) * fig_w * dpi / (span * 1.02)
+        steps: dict[str, tuple[float, float]] = {}
+        for b in bars:
+            y = lanes.index(b.lane)
+            color = "#c62828" if b.treatment else "#1565c0"
+            ax.barh(y, max(b.end - b.start, span * 0.004), left=b.start, height=0.6, color=color, alpha=0.85,
+                    edgecolor="black", linewidth=0.5)
+            number, _, action = b.label.partition(". ")
+            room = (b.end - b.start) * px_per_unit / px_per_char - 1
+            text = b.label if room >= len(b.label) else (action.split(" ")[0] if room >= len(action.split(" ")[0])
+                                                         + len(number) + 2 else number)
+            if text != b.label and text != number:
+                text = f"{number}. {text}"
+            ax.text(b.start + (b.end - b.start) / 2, y, text, va="center", ha="center", fontsize=7, color="white",
+                    clip_on=True, fontweight="bold")
+            steps.setdefault(b.label, (b.start, b.end))
+        ax.set_yticks(range(len(lanes)), [_lane_label(lane) for lane in lanes], fontsize=8)
+        ax.set_ylim(len(lanes) - 0.5, -0.5)
+        ax.set_xlim(0, span * 1.02)
+        ax.set_title(title, fontsize=9, loc="left")
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_xlabel("time units after the decision time", fontsize=8)
+        listing = "\n".join(f"{label}  [{start:g}, {end:g}]" for label, (start, end) in steps.items())
+        ax.text(1.02, 1.0, listing, transform=ax.transAxes, va="top", ha="left", fontsize=7, family="monospace")
+    fig.legend(handles=[Patch(color="#1565c0", label="service action"), Patch(color="#c62828", label="treatment")],
+               loc="lower right", fontsize=7, ncols=2)
+    fig.subplots_adjust(left=left, right=right, top=1 - 0.45 / fig.get_figheight(),
+                        bottom=0.75 / fig.get_figheight(), hspace=0.75)
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    return path
+
+
+def _lane_label(lane: str) -> str:
+    kind, _, name = lane.partition(":")
+    return f"{name} gripper" if kind == "gripper" else f"{name} ({kind})" if name else lane
+
+
+def _lanes(bars: list[Bar]) -> list[str]:
+    lanes = ["gripper:left", "gripper:right"]
+    for b in bars:
+        if b.lane not in lanes:
+            lanes.append(b.lane)
+    return lanes
