@@ -94,9 +94,11 @@ class StageRecord:
     ``bound`` the best lower bound CP-SAT reported; ``proved`` whether ``value`` is the proved
     lexicographic optimum given the earlier stages; ``hint_value`` the objective at the solution
     carried in from the previous stage; ``kept_previous`` is true when the solver returned no
-    better solution than the hint and the previous solution was kept.  With ``certify``,
-    ``certified`` is ``True`` (presolve-off run agrees), ``False`` (disagreement, see ``note``)
-    or ``None`` (not checked / the check ran out of time).
+    better solution than the hint and the previous solution was kept.  ``solver_status`` is the
+    CP-SAT status name, or ``AT_LOWER_BOUND`` for a stage skipped because the carried-in solution
+    met its given lower bound.  With ``certify``, ``certified`` is ``True`` (presolve-off run
+    agrees, or skipped at its bound), ``False`` (disagreement, see ``note``) or ``None`` (not
+    checked / the check ran out of time).
     """
 
     name: str
@@ -234,6 +236,10 @@ class _Clock:
         self.dtime_used = 0.0
         self.runs_left = runs
 
+    def skip(self, runs: int) -> None:
+        """Give the share of ``runs`` runs that will not happen to the later ones."""
+        self.runs_left = max(0, self.runs_left - runs)
+
     def slice(self) -> tuple[float, float | None]:
         left = max(0.0, self.seconds - (time.perf_counter() - self.start))
         share = left / max(1, self.runs_left)
@@ -365,8 +371,11 @@ def lexsolve(
             hint_value = evaluate(expression, tuple(work.proto.solution_hint.values))
             bound = (lower_bounds or {}).get(name)
             if bound is not None and hint_value == bound and not is_tie:
-                records.append(StageRecord(name, hint_value, bound, all_proved, 0.0, "AT_LOWER_BOUND",
-                                           hint_value))
+                clock.skip(2 if certify else 1)
+                records.append(StageRecord(
+                    name, hint_value, bound, all_proved, 0.0, "AT_LOWER_BOUND", hint_value,
+                    certified=True if certify else None, note="carried-in solution meets the "
+                    "given lower bound; no solve"))
                 if index + 1 < len(stages):
                     work.add(expression == hint_value if all_proved else expression <= hint_value)
                 continue

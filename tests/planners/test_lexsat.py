@@ -306,6 +306,22 @@ def test_wrong_optimum_above_hint_is_not_trusted(monkeypatch):
         k: v for k, v in REPLACED.items() if k != "makespan"}
 
 
+def test_stage_at_given_lower_bound_is_not_solved(monkeypatch):
+    monkeypatch.setattr(lexsat.cp_model, "CpSolver", RecordingSolver)
+    RecordingSolver.calls = []
+    m, costs, _ = pad_model()
+    lower = {name: 0 for name in DIMENSIONS[:8]}
+    result = lexsolve(m, ordered(costs, ["water"]), time_limit=5, lower_bounds=lower,
+                      certify=True)
+    assert result.status is LexStatus.OPTIMAL and result.certified is True
+    assert result.objective_values == REPLACED
+    skipped = [s.name for s in result.stages if s.solver_status == "AT_LOWER_BOUND"]
+    # water is solved (no carried-in solution yet); zero stages after it are skipped
+    assert skipped == ["cleaning_agent", "disinfectant", "tool_wear"]
+    assert all(s.proved and s.wall_time == 0.0 for s in result.stages if s.name in skipped)
+    assert len(RecordingSolver.calls) == 2 * (10 - len(skipped))
+
+
 def test_merge_rules():
     def run(status, value):
         sol = None if value is None else (value,)
