@@ -162,6 +162,8 @@ class FamilyDomain:
 def _predicates(reg: Registries, fd: FamilyDomain, flavor: str) -> list[str]:
     out = []
     for name, kinds in reg.predicates:
+        if name == "safe":  # a derived goal, expanded by the problem writer
+            continue
         args = " ".join(f"?x{i} - {PDDL_TYPE[k]}" for i, k in enumerate(kinds))
         out.append(f"({name} {args})" if args else f"({name})")
     out += [f"({part}-of ?g - gripper ?c - carrier)" for part, _ in reg.parts]

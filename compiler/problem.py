@@ -245,7 +245,13 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
         if any(needs_split(a) for a in fd.actions):
             comments.append("processes split into -start/-end: " +
                             ", ".join(a.name for a in fd.actions if needs_split(a)))
-    goals = [_atom(names, reg, g) for g in inst.goals]
+    goals = []
+    for g in inst.goals:
+        if g[0] == "safe":  # derived: none of the object's regions carries a hazard it is protected against
+            goals += [f"(not (contaminated {names[('carrier', *c)]} {hazard_name(h)}))"
+                      for c, h in rules.unsafe_facts(g[1]) if h in fd.hazards]
+        else:
+            goals.append(_atom(names, reg, g))
     view = ProblemView(legal(inst.id), f"hygiene-{legal(inst.family)}", objects,
                        sorted(init) + numeric, tils, goals, metric, comments)
     return view, names, bounds

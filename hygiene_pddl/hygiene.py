@@ -114,3 +114,8 @@ class HygieneRules:
 
     def violates(self, c: Carrier, hazard: str) -> bool:
         return hazard in self.protected(c)
+
+    def unsafe_facts(self, obj: str) -> list[tuple[Carrier, str]]:
+        """The (region, hazard) facts that must be absent for ``(safe obj)`` to hold."""
+        otype = self.reg.object_types[self.objects[obj]]
+        return [((obj, r.name), h) for r in otype.regions for h in sorted(self.protected((obj, r.name)))]

@@ -19,6 +19,10 @@ from hygiene_pddl.registries import Registries, load_registries
 from hygiene_pddl.registries.model import ActionSchema, ContactSpec
 
 
+#: The derived goal predicate: ``(safe o)``.
+DERIVED_SAFE = "safe"
+
+
 @dataclass(frozen=True)
 class Violation:
     """A contact that brought ``hazard`` onto a carrier protected against it."""
@@ -85,6 +89,12 @@ class World:
 
     def hazards_on(self, c: Carrier) -> frozenset[str]:
         return frozenset(self.contamination.get(c, {}))
+
+    def goal_holds(self, atom: Atom) -> bool:
+        """A goal atom: a physical fact, or ``(safe o)`` (no region of o carries a hazard it is protected against)."""
+        if atom[0] == DERIVED_SAFE:
+            return not any(h in self.contamination.get(c, {}) for c, h in self.rules.unsafe_facts(atom[1]))
+        return atom in self.facts
 
     def snapshot(self) -> tuple[ContaminationFact, ...]:
         return tuple(ContaminationFact(c, h, p) for c in sorted(self.contamination)

@@ -157,7 +157,7 @@ def ground_all(reg: Registries, inst: Instance, state: ReplayResult, focus: bool
     if focus:
         return focused(inst, usable, set(initial_fluents(reg, inst, state)))
     # backward relevance from the goals; treatments are relevant whenever their target can touch anything
-    relevant_atoms = set(inst.goals)
+    relevant_atoms = {g for g in inst.goals if g[0] != "safe"}
     relevant: set[GroundAction] = set()
     changed = True
     while changed:
@@ -237,6 +237,13 @@ def focused(inst: Instance, usable: list[GroundAction], init: set[Atom]) -> list
                 kept.append(ga)
                 todo += [a for a, pos in (*ga.cond_start, *ga.cond_overall, *ga.cond_end) if pos]
     touched = {c for ga in kept for x, y in (*ga.contacts_start, *ga.contacts_end) for c in (x, y)}
+    safe_objects = {g[1] for g in inst.goals if g[0] == "safe"}
+    touched |= {c for ga in usable if ga.treatment for c in [ga.treatment[1]] if c[0] in safe_objects}
     kept += [ga for ga in usable if ga.treatment and ga.treatment[1] in touched and ga not in kept]
+    # a treatment that needs the item held needs the pick that holds it
+    held = {a for ga in kept if ga.treatment and ga.treatment[1][0] in safe_objects
+            for a, pos in ga.cond_start if pos and a[0] == "holding"}
+    for atom in sorted(held):
+        kept += [ga for ga in usable if ga not in kept and any(a == atom and pos for a, pos in ga.eff_end)]
     order = {ga: i for i, ga in enumerate(usable)}
     return sorted(kept, key=order.__getitem__)

@@ -43,7 +43,7 @@ class JointModel:
 
 
 def contamination_fluents(rules: HygieneRules, actions: Iterable[GroundAction], state: ReplayResult,
-                          project: bool) -> list[Fluent]:
+                          project: bool, goals: Iterable[Atom] = ()) -> list[Fluent]:
     """(carrier, hazard) fluents.
 
     Full state: every carrier and hazard. Projected state (paper §IV-B): only hazards some carrier
@@ -66,6 +66,7 @@ def contamination_fluents(rules: HygieneRules, actions: Iterable[GroundAction], 
                     reach.add(y)
                     frontier.append(y)
         touched = {c for x, y in edges for c in (x, y)} | {a.treatment[1] for a in actions if a.treatment}
+        touched |= {c for g in goals for c, _ in rules.unsafe_facts(g[1]) if g[0] == "safe"}
         out += [("contaminated", c, h) for c in sorted(reach & touched)]
     return out
 
@@ -79,10 +80,10 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
     init = initial_fluents(reg, inst, state)
     carried = state.carried()
 
-    physical: set[Atom] = set(init) | set(inst.goals)
+    physical: set[Atom] = set(init) | {g for g in inst.goals if g[0] != "safe"}
     for a in actions:
         physical |= {x for x, _ in (*a.cond_start, *a.cond_overall, *a.cond_end, *a.eff_start, *a.eff_end)}
-    fluents: list[Fluent] = sorted(physical) + contamination_fluents(rules, actions, state, project)
+    fluents: list[Fluent] = sorted(physical) + contamination_fluents(rules, actions, state, project, inst.goals)
     index = {f: i for i, f in enumerate(fluents)}
 
     def initial_value(f: Fluent) -> int:
@@ -202,7 +203,15 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
                     m.add(after <= 1 - d + add)
 
     for g in inst.goals:
-        m.add(b[n_slots][index[g]] == 1)
+        if g[0] == "safe":
+            for c, h in rules.unsafe_facts(g[1]):
+                f = ("contaminated", c, h)
+                if f in index:
+                    m.add(b[n_slots][index[f]] == 0)
+                elif h in carried.get(c, frozenset()):
+                    m.add(0 == 1)  # contaminated and no action can treat it: infeasible
+        else:
+            m.add(b[n_slots][index[g]] == 1)
     for stock in {s for a in actions for s, _ in a.consumes}:
         m.add(sum(used[j] * dict(a.consumes).get(stock, 0) for j, a in enumerate(actions))
               <= inst.remaining(stock))

@@ -283,7 +283,7 @@ def evaluate_plan(
                 f"finish by {horizon - t0}",
             )
     for g in inst.goals:
-        if g not in world.facts:
+        if not world.goal_holds(g):
             return fail(
                 Problem.GOAL,
                 f"goal {atom_text(g)} does not hold at the end of the plan",
