@@ -18,7 +18,6 @@ from hygiene_pddl.literals import Atom, Literal, atom_text
 from hygiene_pddl.registries import Registries, load_registries
 from hygiene_pddl.registries.model import ActionSchema, ContactSpec
 
-
 #: The derived goal predicate: ``(safe o)``.
 DERIVED_SAFE = "safe"
 
