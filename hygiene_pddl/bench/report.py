@@ -258,10 +258,14 @@ def _headers(t: Table) -> list[str]:
 
 def markdown(report_tables: list[Table], tables: dict[str, Any], results_dir: Path) -> str:
     cs = tables["comparison_set"]
+
+    def counts(d: dict) -> str:
+        return ", ".join(f"{k} {v}" for k, v in d.items())
+
     lines = [f"# Benchmark report: {results_dir}", "",
-             f"Comparison set: {cs['n']} instances; planners: {', '.join(cs['planners'])}; "
-             f"eligible profile pairs {cs['profile_pairs']}, history pairs {cs['history_pairs']}, "
-             f"event instances {cs['events']}.", ""]
+             f"Comparison set: {cs['n']} instances; planners: {', '.join(cs['planners'])}; eligible profile pairs: "
+             f"{counts(cs['profile_pairs'])}; eligible history pairs: {counts(cs['history_pairs'])}; contact-event "
+             f"instances: {counts(cs['events'])}.", ""]
     if tables.get("unindexed"):
         lines += [f"Records for instances not in the benchmark index (left out): {', '.join(tables['unindexed'])}",
                   ""]

@@ -123,7 +123,10 @@ def check_planners(names: Sequence[str], plugins: Sequence[str] = (), warn: Warn
     from hygiene_pddl.bench.worker import import_plugins
     from hygiene_pddl.planners import catalogue
 
-    import_plugins(list(plugins))
+    try:
+        import_plugins(list(plugins))
+    except (ImportError, OSError) as exc:
+        raise InputError(f"cannot import plugin: {exc}") from None
     cat = catalogue()
     unknown = [n for n in names if n not in cat]
     if unknown:
@@ -393,7 +396,7 @@ def _run_local(jobs: list[Job], n: int, on_record: Callable[[dict], None]) -> No
         pending = {pool.submit(execute_job, job, cancel) for job in jobs}
         while pending:
             done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            for fut in sorted(done, key=lambda f: id(f)):
+            for fut in done:
                 record = fut.result()
                 if record is not None:
                     on_record(record)

@@ -51,6 +51,7 @@ def test_instances_from_files_folders_and_globs():
     (["--planners", "no-such-planner", "--instances", str(PROBLEMS)], "unknown planner"),
     (["--planners", "hygiene-nsp", "--instances", str(PROBLEMS / "*/zzz*.json")], "no instance files match"),
     (["--planners", "fake-unavailable", "--instances", str(PROBLEMS), "--plugin", PLUGIN], "none of the requested"),
+    (["--planners", "hygiene-nsp", "--instances", str(PROBLEMS), "--plugin", "no_such_module_xyz"], "cannot import"),
 ])
 def test_bad_bench_input_exits_2(tmp_path, capsys, argv, message):
     assert cli.main(["bench", *argv, "--out", str(tmp_path / "out"), "--quiet"]) == 2
