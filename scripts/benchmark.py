@@ -6,6 +6,8 @@ Sections (``--sections``, comma-separated; default all):
               build and solve; hygiene-nsp by plan size (<=10 actions, ~20 actions targets)
   validation  batch validation throughput (plans/s, one process) and single-plan CLI latency
   build       time to regenerate (and check) the whole committed benchmark
+  bench       whole-benchmark wall time of `hygiene-pddl bench` (isolated planner calls, both validators)
+              at --jobs 1 and --jobs 2, and the ratio
 """
 
 from __future__ import annotations
@@ -109,9 +111,21 @@ def bench_build() -> dict:
     return {"files": len(files), "build_seconds": build, "check_seconds": check, "stale": len(stale)}
 
 
+def bench_wall(names: list[str], time_limit: float) -> dict[int, dict]:
+    from hygiene_pddl.bench import BenchConfig, run_bench
+
+    out = {}
+    for jobs in (1, 2):
+        with tempfile.TemporaryDirectory() as tmp:
+            s = run_bench(BenchConfig(names, [ROOT / "problems"], Path(tmp), jobs=jobs, time_limit=time_limit,
+                                      progress=False))
+        out[jobs] = {"runs": s.ran, "wall": s.wall, "failures": s.failures, "statuses": s.statuses}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sections", default="planners,validation,build")
+    ap.add_argument("--sections", default="planners,validation,build,bench")
     ap.add_argument("--repeat", type=int, default=3, help="solves per instance / validations per plan")
     ap.add_argument("--planners", default="hygiene-nsp,fd-cpsat")
     args = ap.parse_args(argv)
@@ -144,6 +158,12 @@ def main(argv: list[str] | None = None) -> int:
         print("\n## build")
         print(f"regenerate {r['files']} files: {r['build_seconds']:.2f} s; check against the committed tree: "
               f"{r['check_seconds']:.3f} s; stale: {r['stale']}")
+    if "bench" in sections:
+        r = bench_wall(args.planners.split(","), 60)
+        print(f"\n## bench (whole committed benchmark, {args.planners}, time limit 60 s)")
+        for jobs, x in r.items():
+            print(f"--jobs {jobs}: {x['runs']} runs in {x['wall']:.1f} s ({x['failures']} failed; {x['statuses']})")
+        print(f"--jobs 1 / --jobs 2 wall time = {r[1]['wall'] / r[2]['wall']:.2f}x")
     return 0
 
 
