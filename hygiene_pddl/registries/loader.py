@@ -290,7 +290,8 @@ def _load(data_dir: Path) -> Registries:
                 raise tc.fail([*base, "object_roles", role], f"unknown object type {otype!r}")
         families[name] = Family(name, f["source_activity"], f["service_goal"], f["activity_group"],
                                 f["household_area"], tuple(sorted(f["object_roles"].items())),
-                                tuple(f["actions"]), tuple(f.get("hazards", [])), tuple(f.get("events", [])))
+                                tuple(f["actions"]), tuple(f.get("hazards", [])), tuple(f.get("events", [])),
+                                f.get("kind", "first_family"), tuple(f.get("requests", [])))
 
     return Registries(
         grippers=grippers, parts=parts, predicates=tuple(sorted(preds.items())), stocks=stocks,

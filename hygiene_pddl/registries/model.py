@@ -175,6 +175,8 @@ class Family:
     actions: tuple[str, ...]
     hazards: tuple[str, ...] = ()
     events: tuple[str, ...] = ()
+    kind: str = "first_family"
+    requests: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
