@@ -179,10 +179,10 @@ def test_no_time_left_gives_undetermined():
 
 def test_determinism_same_solution_twice():
     syn = build(20, 3)
-    first = lexsolve(syn.model, syn.objectives(["makespan"]), time_limit=20)
-    second = lexsolve(syn.model, syn.objectives(["makespan"]), time_limit=20)
+    first = lexsolve(syn.model, syn.objectives(["makespan"]), time_limit=60)
+    second = lexsolve(syn.model, syn.objectives(["makespan"]), time_limit=60)
     again = build(20, 3)
-    third = lexsolve(again.model, again.objectives(["makespan"]), time_limit=20)
+    third = lexsolve(again.model, again.objectives(["makespan"]), time_limit=60)
     assert first.status is LexStatus.OPTIMAL
     assert first.solution == second.solution == third.solution
     assert syn.schedule(first) == again.schedule(third)
