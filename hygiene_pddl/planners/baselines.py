@@ -1,0 +1,200 @@
+"""Baselines that share Hygiene-NSP's joint CP-SAT model but change what it is fed (docs/planners-compared.md).
+
+* ``history-blind`` (ablation): plans from the observations x_t only. The physical state, the remaining
+  stocks R_t and ongoing processes are what the robot sees; the hygiene state is *not* replayed from the
+  history. Its belief: the initial hazard sources of the instance (e.g. the raw-meat tray rim) are
+  contaminated, and nothing else is. Everything the history spread (pads, handles, counter tops) is
+  unknown to it. Same grounding, projection and lexicographic stages as hygiene-nsp; its plans are safe
+  only for that belief, so the evaluator (which replays the full history) rejects some of them.
+* ``treat-always`` (heuristic): full replay, then the rule "treat a gripper pad right before every contact
+  of that pad with a protected region": the action before such a contact on the same gripper is a
+  treatment of its pad, washing when water allows (the model prefers washes lexicographically before
+  the profile) and replacing otherwise. CP-SAT schedules. Safe but often non-optimal (it treats clean
+  pads too). When the restricted model has no plan it answers undetermined, never infeasible: the
+  restriction proves nothing about the task.
+
+:func:`joint_plan` is the shared driver (rule-sat uses it too): ground, build the joint model, optional
+extra constraints and leading objectives, lexicographic solve, plan file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hygiene_pddl.costs import DIMENSIONS, CostVector
+from hygiene_pddl.hygiene import HygieneRules, Link
+from hygiene_pddl.instances.model import Instance
+from hygiene_pddl.planners.base import ChosenStep, PlannerInfo, PlannerResult, PlanStatus, plan_text, register
+from hygiene_pddl.planners.grounding import ground_all
+from hygiene_pddl.planners.joint import JointModel, build_joint_model
+from hygiene_pddl.planners.lexsat import LexSettings, LexStatus, lexsolve
+from hygiene_pddl.registries import Registries, load_registries
+from hygiene_pddl.replay import ContaminationFact, ReplayResult, replay
+
+SETTINGS = LexSettings(num_workers=1, random_seed=0, linearization_level=1)
+
+#: Extra model constraints: called with the built joint model, returns leading objectives (name, expr)
+#: optimised before the profile's (e.g. treat-always's preference for washing).
+Restriction = Callable[[Registries, Instance, JointModel], list[tuple[str, object]]]
+
+
+def _result(name: str, inst: Instance, status: PlanStatus, timings, notes, reg: Registries) -> PlannerResult:
+    return PlannerResult(name, inst.id, status, False, (), plan_text(reg, inst, [], name, None, status), None,
+                         timings, tuple(notes))
+
+
+def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, time_limit: float, *,
+               max_actions: int = 6, project: bool = True, focus: bool = True,
+               restrict: Restriction | None = None, infeasible_is_proof: bool = True,
+               notes: tuple[str, ...] = (), t0: float | None = None) -> PlannerResult:
+    """Ground ``inst`` against ``state``, build the joint model, solve lexicographically, write the plan.
+
+    ``inst`` supplies the goals, objects, K and profile; ``state`` is whatever the planner believes the
+    state at the decision time is. With ``focus``, a proved-infeasible focused model is retried with every
+    reachable action (as hygiene-nsp does). ``infeasible_is_proof=False`` reports undetermined instead of
+    infeasible (for restricted models).
+    """
+    t0 = time.perf_counter() if t0 is None else t0
+    notes_out = list(notes)
+
+    def attempt(focused: bool, budget: float):
+        actions = ground_all(reg, inst, state, focus=focused)
+        jm = build_joint_model(reg, inst, state, actions, max_actions, project)
+        lead = restrict(reg, inst, jm) if restrict else []
+        lower = {d: 0 for d, _ in [*lead, *jm.objectives]}
+        built = time.perf_counter()
+        res = lexsolve(jm.model, [*lead, *jm.objectives], time_limit=max(0.05, budget - (built - t0)),
+                       tie_break=jm.tie_break, settings=SETTINGS, lower_bounds=lower)
+        return jm, res, built
+
+    jm, res, built = attempt(focus, time_limit)
+    t_build = built - t0
+    if res.status is LexStatus.INFEASIBLE and focus:
+        notes_out.append("focused grounding infeasible: retried with every reachable action")
+        jm, res, _ = attempt(False, time_limit)
+    total = time.perf_counter() - t0
+    timings = (("build", t_build), ("solve", total - t_build), ("total", total))
+    if not res.found:
+        status = PlanStatus.UNDETERMINED
+        if res.status is LexStatus.INFEASIBLE:
+            if infeasible_is_proof:
+                status = PlanStatus.INFEASIBLE
+                notes_out.append(f"no plan within {max_actions} actions and the deadline (proved)")
+            else:
+                notes_out.append(f"the restricted model has no plan within {max_actions} actions and the deadline "
+                                 "(this proves nothing about the task itself)")
+        else:
+            notes_out.append(f"no plan found within {time_limit:g} s")
+        return _result(name, inst, status, timings, notes_out, reg)
+    steps = []
+    for j, a in enumerate(jm.actions):
+        if res.boolean_value(jm.used[j]):
+            order = sum(k * res.value(v) for k, v in enumerate(jm.start_slot[j]))
+            steps.append(ChosenStep(res.value(jm.start[j]), a.name, a.args, a.duration, order))
+    steps.sort(key=lambda s: (s.start, s.order))
+    values = {**jm.constant_dims, **{d: res.value(e) for d, e in jm.objectives}}
+    cost = CostVector.from_mapping({d: values[d] for d in DIMENSIONS})
+    return PlannerResult(name, inst.id, PlanStatus.PLAN, res.status is LexStatus.OPTIMAL, tuple(steps),
+                         plan_text(reg, inst, steps, name, cost), cost, timings, tuple(notes_out))
+
+
+# --- history-blind ---------------------------------------------------------------------------------
+
+def blind_state(inst: Instance, state: ReplayResult) -> ReplayResult:
+    """What a planner that sees only x_t believes: observed facts, R_t, ongoing processes, and
+    contamination on the instance's initial hazard sources only (no history replay of hygiene)."""
+    sources = tuple(ContaminationFact(s.carrier, s.hazard, (Link(s.carrier, 0, "initial source"),))
+                    for s in sorted(inst.initial_hazards, key=lambda s: (s.carrier, s.hazard)))
+    return dataclasses.replace(state, contamination=sources, facts=frozenset(inst.observations), violations=())
+
+
+@dataclass
+class HistoryBlind:
+    """Ablation: Hygiene-NSP's model on a hygiene state that ignores the contact history."""
+
+    max_actions: int = 6
+    name: str = "history-blind"
+
+    def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:
+        reg = reg or load_registries()
+        t0 = time.perf_counter()
+        truth = replay(inst, reg)  # physical state, stocks and busy resources only; contamination is dropped
+        belief = blind_state(inst, truth)
+        unknown = sorted({(f.carrier, f.hazard) for f in truth.contamination}
+                         - {(f.carrier, f.hazard) for f in belief.contamination})
+        note = ("hygiene state from the initial hazard sources only; the history's contamination is unknown to it"
+                + (f" ({len(unknown)} contaminated carrier(s) it does not know about)" if unknown else ""))
+        return joint_plan(self.name, reg, inst, belief, time_limit, max_actions=self.max_actions,
+                          notes=(note,), t0=t0)
+
+
+# --- treat-always ----------------------------------------------------------------------------------
+
+def protected_pad_contacts(reg: Registries, inst: Instance, jm: JointModel) -> list[tuple[int, str]]:
+    """(action index, gripper) for every ground action whose contacts bring a gripper pad onto a region
+    protected against some hazard of the instance."""
+    rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
+    out = []
+    for j, a in enumerate(jm.actions):
+        for x, y in (*a.contacts_start, *a.contacts_end):
+            for pad, other in ((x, y), (y, x)):
+                if pad[0] in reg.grippers and pad[1] == "pad" and rules.protected(other):
+                    if (j, pad[0]) not in out:
+                        out.append((j, pad[0]))
+    return out
+
+
+def treat_before_protected_contacts(reg: Registries, inst: Instance, jm: JointModel):
+    """The treat-always rule as constraints on the joint model; returns the wash-first objective."""
+    m = jm.model
+    acts = jm.actions
+    treat_of = {g: [k for k, a in enumerate(acts) if a.treatment and a.treatment[1] == (g, "pad")]
+                for g in reg.grippers}
+    for j, g in protected_pad_contacts(reg, inst, jm):
+        a_j = acts[j]
+        choices = []
+        for k in treat_of[g]:
+            z = m.new_bool_var(f"treat_{k}_before_{j}")
+            choices.append(z)
+            m.add_implication(z, jm.used[k])
+            m.add(jm.start[k] + acts[k].duration <= jm.start[j]).only_enforce_if(z)
+            # nothing else on gripper g between the treatment and the contact
+            for i, a_i in enumerate(acts):
+                if i in (j, k) or g not in a_i.grippers:
+                    continue
+                before = m.new_bool_var(f"b_{i}_{k}_{j}")
+                m.add(jm.start[i] + a_i.duration <= jm.start[k]).only_enforce_if([z, jm.used[i], before])
+                m.add(jm.start[i] >= jm.start[j] + a_j.duration).only_enforce_if([z, jm.used[i], ~before])
+        if choices:
+            m.add(sum(choices) == jm.used[j])
+        else:
+            m.add(jm.used[j] == 0)  # no treatment of this pad in K: the contact is ruled out
+    # "wash if water allows, else replace": fewest non-wash treatments first
+    others = [jm.used[k] for k, a in enumerate(acts) if a.treatment and a.treatment[0] != "wash"]
+    return [("treat_always_non_wash", sum(others))] if others else []
+
+
+@dataclass
+class TreatAlways:
+    """Heuristic: treat the pad before every protected contact (wash if water allows, else replace)."""
+
+    max_actions: int = 6
+    name: str = "treat-always"
+
+    def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:
+        reg = reg or load_registries()
+        t0 = time.perf_counter()
+        state = replay(inst, reg)
+        return joint_plan(self.name, reg, inst, state, time_limit, max_actions=self.max_actions,
+                          restrict=treat_before_protected_contacts, infeasible_is_proof=False,
+                          notes=("a pad is treated right before every contact with a protected region; washes are "
+                                 "preferred over other treatments before the profile's dimensions",), t0=t0)
+
+
+register(PlannerInfo("history-blind", "ablation: hygiene-nsp's joint CP-SAT model on the observations only "
+                     "(contamination = initial hazard sources; the history's spread is unknown)", HistoryBlind))
+register(PlannerInfo("treat-always", "heuristic: treat a pad (wash if water allows, else replace) before every "
+                     "contact with a protected region, then CP-SAT scheduling", TreatAlways))
