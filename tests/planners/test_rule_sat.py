@@ -1,0 +1,88 @@
+"""Rule-SAT: goals read from the request by fixed rules (never from the grounded goals), then CP-SAT."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hygiene_pddl.instances import load_instance, load_reference
+from hygiene_pddl.instances.loader import instance_from_data
+from hygiene_pddl.planners import catalogue
+from hygiene_pddl.planners.base import PlanStatus
+from hygiene_pddl.planners.rule_sat import RuleSat, Unreadable, read_goals
+from hygiene_pddl.plans.parser import parse_plan
+from hygiene_pddl.registries import load_registries
+from hygiene_pddl.validation.instance_level import Problem, evaluate_plan
+
+ROOT = Path(__file__).resolve().parents[2]
+INSTANCES = sorted(p for p in (ROOT / "problems").glob("*/*.json") if not p.name.endswith(".reference.json"))
+REG = load_registries()
+SPOON = ROOT / "problems/spoon_fruit/spoon_fruit-wash_then_touch-water_first.json"
+COCOA = ROOT / "problems/hot_cocoa/hot_cocoa-time_first.json"
+
+
+def _variant(path: Path, **changes):
+    data = json.loads(path.read_text())
+    data.update(changes)
+    return instance_from_data(data, REG, path.stem + "-variant")
+
+
+def test_registered():
+    assert "rule-sat" in catalogue()
+    assert catalogue()["rule-sat"].available() == (True, "")
+
+
+@pytest.mark.parametrize("path", INSTANCES, ids=lambda p: p.stem)
+def test_reads_the_grounded_goals_from_every_committed_request(path):
+    inst = load_instance(path, REG)
+    assert set(read_goals(REG, inst).goals) == set(inst.goals)
+
+
+def test_reads_each_rule():
+    cocoa = read_goals(REG, load_instance(COCOA, REG))
+    assert cocoa.goals == (("has-cocoa", "mug"), ("melted", "marshmallows"))
+    assert [r.split(" ")[0] for r in cocoa.rules] == ["product", "state"]
+    sink = read_goals(REG, _variant(ROOT / "problems/bowl_to_sink/bowl_to_sink-left_side_brush.json",
+                                    request="Please move the bowl into the sink."))
+    assert sink.goals == (("at", "bowl", "sink"),)
+    both = read_goals(REG, _variant(SPOON, request="Set the apple onto the plate, then put the spoon in the sink."))
+    assert both.goals == (("at", "apple", "plate"), ("at", "spoon", "sink"))
+
+
+@pytest.mark.parametrize("request_text, why", [
+    ("Could you tidy up a bit?", "no rule matches"),
+    ("Pop the apple onto the plate.", "no rule matches"),  # verb outside the table
+    ("Please put the pear on the plate.", "'pear' names no object"),  # not in this instance
+    ("Please put the green apple on the plate.", "no rule matches"),  # an adjective breaks the grammar
+    ("Put the plate on the apple.", "apple is not a place"),  # reads, but does not type-check
+])
+def test_fails_honestly_on_requests_it_cannot_read(request_text, why):
+    inst = _variant(SPOON, request=request_text)
+    with pytest.raises(Unreadable, match=why):
+        read_goals(REG, inst)
+    result = RuleSat().solve(inst, 10, REG)
+    assert result.status is PlanStatus.UNDETERMINED and result.steps == ()
+    assert "; status: undetermined" in result.plan_text
+    assert any("cannot read the request" in n and why.split(" ")[-1] in n for n in result.notes)
+
+
+def test_plans_for_the_read_goals_with_full_replay():
+    inst = load_instance(SPOON, REG)
+    result = RuleSat().solve(inst, 30, REG)
+    assert result.status is PlanStatus.PLAN
+    assert "(at apple plate)" in result.notes[0]
+    report = evaluate_plan(REG, inst, parse_plan(result.plan_text), load_reference(SPOON.with_name(
+        SPOON.stem + ".reference.json")))
+    assert report.valid and report.optimal  # the history is replayed: the right pad is replaced first
+    assert [s.name for s in result.steps] == ["replace-pad", "pick", "place"]
+
+
+def test_ignores_the_grounded_goals():
+    # the grounded goal says sink, the request says plate: Rule-SAT follows the text, and the evaluator
+    # (which checks the grounded goal) rejects the plan
+    inst = _variant(SPOON, goals=["(at apple sink)"])
+    result = RuleSat().solve(inst, 30, REG)
+    assert result.status is PlanStatus.PLAN
+    assert result.steps[-1].name == "place" and result.steps[-1].args == ("right", "apple", "plate")
+    report = evaluate_plan(REG, inst, parse_plan(result.plan_text))
+    assert not report.valid and report.findings[0].problem is Problem.GOAL
