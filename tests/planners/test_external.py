@@ -27,6 +27,7 @@ from hygiene_pddl.planners.external import (
 from hygiene_pddl.plans.parser import parse_plan
 from hygiene_pddl.registries import load_registries
 from hygiene_pddl.validation.instance_level import evaluate_plan
+from hygiene_pddl.validation.pddl_level import validate_files
 
 ROOT = Path(__file__).resolve().parents[2]
 REG = load_registries()
@@ -135,7 +136,7 @@ def test_engine_past_the_time_limit_is_killed():
 
 @ENGINE
 @pytest.mark.parametrize("key", sorted(ENGINES))
-def test_engine_on_spoon_fruit_gives_an_accepted_plan_or_an_honest_answer(key):
+def test_engine_on_spoon_fruit_gives_an_accepted_plan_or_an_honest_answer(key, tmp_path):
     ok, why = engine_available(key)
     if not ok:
         pytest.skip(f"{key} unavailable here: {why}")
@@ -150,6 +151,9 @@ def test_engine_on_spoon_fruit_gives_an_accepted_plan_or_an_honest_answer(key):
         assert [s.name for s in result.steps][-2:] == ["pick", "place"]
         assert result.steps[0].name in ("wash-pad", "replace-pad")  # the contaminated right pad is treated
         assert not result.proved_optimal
+        (tmp_path / "plan.txt").write_text(result.plan_text)
+        pddl = validate_files(ROOT / "domains/spoon_fruit.pddl", SPOON.with_suffix(".pddl"), tmp_path / "plan.txt")
+        assert pddl.valid, pddl.failure  # both validator levels agree
     else:
         assert result.status is PlanStatus.UNDETERMINED
         assert any(n.startswith("engine status") for n in result.notes)
