@@ -354,6 +354,9 @@ def lexsolve(
     if certify not in (False, True, "raise"):
         raise ValueError(f"certify must be False, True or 'raise', not {certify!r}")
     settings = settings or LexSettings()
+    if settings.extra.get("fix_variables_to_their_hinted_value"):
+        raise ValueError("fix_variables_to_their_hinted_value would make every later stage return "
+                         "the carried-in solution and call it optimal")
     stages: list[tuple[str, cp_model.LinearExprT, bool]] = [(n, e, False) for n, e in items]
     if tie_break is not None:
         stages.append((tie_break_name, tie_break, True))

@@ -177,15 +177,18 @@ def test_no_time_left_gives_undetermined():
     assert result.status is LexStatus.UNDETERMINED
 
 
-def test_determinism_same_solution_twice():
-    syn = build(20, 3)
-    first = lexsolve(syn.model, syn.objectives(["makespan"]), time_limit=60)
-    second = lexsolve(syn.model, syn.objectives(["makespan"]), time_limit=60)
-    again = build(20, 3)
-    third = lexsolve(again.model, again.objectives(["makespan"]), time_limit=60)
-    assert first.status is LexStatus.OPTIMAL
-    assert first.solution == second.solution == third.solution
-    assert syn.schedule(first) == again.schedule(third)
+def test_determinism_same_solution_every_time():
+    assert (LexSettings().num_workers, LexSettings().random_seed) == (1, 0)
+    for seed in (3, 6):
+        syn = build(20, seed)
+        runs = [lexsolve(syn.model, syn.objectives(), time_limit=60, tie_break=syn.tie_break)
+                for _ in range(4)]
+        again = build(20, seed)
+        runs.append(lexsolve(again.model, again.objectives(), time_limit=60,
+                             tie_break=again.tie_break))
+        assert all(r.status is LexStatus.OPTIMAL for r in runs)
+        assert len({r.solution for r in runs}) == 1
+        assert syn.schedule(runs[0]) == again.schedule(runs[-1])
 
 
 class RecordingSolver(cp_model.CpSolver):
@@ -362,6 +365,9 @@ def test_bad_arguments():
         lexsolve(m, [("half", 0.5 * costs["water"])])
     with pytest.raises(ValueError):
         lexsolve(m, ordered(costs, []), certify="maybe")
+    with pytest.raises(ValueError, match="fix_variables"):
+        lexsolve(m, ordered(costs, []),
+                 settings=LexSettings(extra={"fix_variables_to_their_hinted_value": True}))
 
 
 def test_mapping_objectives_and_timings():
