@@ -61,20 +61,18 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _demo_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--problems", type=Path, default=Path("problems"), help="benchmark problems folder")
+    p.add_argument("--out", type=Path, default=Path("results/demo"), help="results folder (resumed if present)")
+    p.add_argument("--planners", default="hygiene-nsp,fd-cpsat", help="comma-separated planner names")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--time-limit", type=float, default=60.0)
 
 
-@command("demo", "the main job: replay the committed first families and print their states", _demo_args)
+@command("demo", "the main job: compare planners on the committed benchmark and print the tables", _demo_args)
 def _demo(args: argparse.Namespace) -> int:
-    from hygiene_pddl.instances import load_instance
-    from hygiene_pddl.replay import replay
-    from hygiene_pddl.replay_view import replay_text
+    from hygiene_pddl.bench import run_demo
 
-    paths = sorted(p for p in args.problems.glob("*/*.json") if not p.name.endswith(".reference.json"))
-    if not paths:
-        raise InputError("no instance files found", None)
-    for path in paths:
-        print(replay_text(replay(load_instance(path))))
-        print()
+    run_demo(args.out, planners=tuple(args.planners.split(",")), jobs=args.jobs, time_limit=args.time_limit,
+             problems=args.problems)
     return EXIT_OK
 
 

@@ -9,6 +9,9 @@ under the deadline with ongoing processes' resources still busy; the plan writer
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 import time
 import warnings
 from dataclasses import dataclass
@@ -128,7 +131,7 @@ class FdCpsat:
 
     def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:
         from unified_planning.io import PDDLReader
-        from unified_planning.shortcuts import AnytimePlanner, OneshotPlanner, get_environment
+        from unified_planning.shortcuts import get_environment
 
         reg = reg or load_registries()
         t0 = time.perf_counter()
@@ -138,24 +141,14 @@ class FdCpsat:
         t_build = time.perf_counter() - t0
         skeletons = []
         status_note, fallback = "", False
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with AnytimePlanner(name="symk", params={"number_of_plans": self.k}) as planner:
-                for r in planner.get_solutions(up_problem, timeout=max(1.0, time_limit * 0.4)):
-                    status_note = r.status.name
-                    if r.plan is not None:
-                        skel = [(a.action.name, tuple(str(p) for p in a.actual_parameters)) for a in r.plan.actions]
-                        if skel not in skeletons:
-                            skeletons.append(skel)
-            if not skeletons and status_note != "UNSOLVABLE_PROVEN":
-                # large lexicographic action costs can stall symbolic top-k search: ask FD (LAMA) for one
-                with OneshotPlanner(name="fast-downward") as planner:
-                    r = planner.solve(up_problem, timeout=max(1.0, time_limit * 0.3))
-                    status_note = r.status.name
-                    if r.plan is not None:
-                        fallback = True
-                        skeletons.append([(a.action.name, tuple(str(p) for p in a.actual_parameters))
-                                          for a in r.plan.actions])
+        cwd = os.getcwd()
+        scratch = tempfile.mkdtemp(prefix="fd-cpsat-")
+        os.chdir(scratch)  # Fast Downward writes output.sas and plan files into the working folder
+        try:
+            skeletons, status_note, fallback = self._skeletons(up_problem, time_limit)
+        finally:
+            os.chdir(cwd)
+            shutil.rmtree(scratch, ignore_errors=True)
         best = None
         notes = [f"1 skeleton from Fast Downward (LAMA) after SymK top-{self.k} found none" if fallback
                  else f"{len(skeletons)} skeleton(s) from SymK top-{self.k}"]
@@ -190,6 +183,33 @@ class FdCpsat:
         # top-k skeletons cover the treatment alternatives, not all of them: never claim optimality
         return PlannerResult(self.name, inst.id, PlanStatus.PLAN, False, tuple(steps), text, cost, timings,
                              tuple(notes))
+
+
+    def _skeletons(self, up_problem, time_limit: float) -> tuple[list, str, bool]:  # noqa: ANN001
+        """Action skeletons: SymK top-k, or one LAMA plan when top-k finds none; (skeletons, status, fallback)."""
+        from unified_planning.shortcuts import AnytimePlanner, OneshotPlanner
+
+        skeletons: list = []
+        status_note, fallback = "", False
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with AnytimePlanner(name="symk", params={"number_of_plans": self.k}) as planner:
+                for r in planner.get_solutions(up_problem, timeout=max(1.0, time_limit * 0.4)):
+                    status_note = r.status.name
+                    if r.plan is not None:
+                        skel = [(a.action.name, tuple(str(p) for p in a.actual_parameters)) for a in r.plan.actions]
+                        if skel not in skeletons:
+                            skeletons.append(skel)
+            if not skeletons and status_note != "UNSOLVABLE_PROVEN":
+                # large lexicographic action costs can stall symbolic top-k search: ask FD (LAMA) for one
+                with OneshotPlanner(name="fast-downward") as planner:
+                    r = planner.solve(up_problem, timeout=max(1.0, time_limit * 0.3))
+                    status_note = r.status.name
+                    if r.plan is not None:
+                        fallback = True
+                        skeletons.append([(a.action.name, tuple(str(p) for p in a.actual_parameters))
+                                          for a in r.plan.actions])
+        return skeletons, status_note, fallback
 
 
 def _available() -> tuple[bool, str]:
