@@ -1,12 +1,13 @@
 """Lexicographic optimisation over a CP-SAT model (paper eq. 6), shared by the planners.
 
 CP-SAT 9.15 has no lexicographic objective, and one weighted sum of ten tiers overflows int64
-(docs/cpsat.md).  :func:`lexsolve` therefore runs one CP-SAT solve per objective, in order:
-minimise the stage's expression, read its exact integer value, fix it (``expr == value`` when the
-stage was proved optimal, ``expr <= value`` otherwise), hint the whole solution into the next
-stage, go on.  An optional tie-break stage (e.g. the sum of start times) makes the solution
-canonical.  The core knows nothing about hygiene: it takes a ``CpModel`` (left untouched; the
-stages run on a clone) and an ordered list of named integer linear expressions.
+or turns into a float objective once the tiers' ranges are realistic (docs/cpsat.md).
+:func:`lexsolve` therefore runs one CP-SAT solve per objective, in order: minimise the stage's
+expression, read its exact integer value, fix it (``expr == value`` when the stage was proved
+optimal, ``expr <= value`` otherwise), hint the whole solution into the next stage, go on.  An
+optional tie-break stage (e.g. the sum of start times) makes the solution canonical.  The core
+knows nothing about hygiene: it takes a ``CpModel`` (left untouched; the stages run on a clone)
+and an ordered list of named integer linear expressions.
 
 Status of the whole run (:class:`LexStatus`):
 

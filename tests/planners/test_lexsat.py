@@ -163,6 +163,15 @@ def test_stage_timeout_gives_feasible_not_optimal():
     assert result.objective_values["deviation"] >= 0
 
 
+def test_deterministic_time_budget_reproduces_a_cut_off_run():
+    results = []
+    for _ in range(2):
+        m, objectives, _ = subset_sum_model(60, 1, exact=False)
+        results.append(lexsolve(m, objectives, time_limit=60, deterministic_time=0.05))
+    assert all(r.status is LexStatus.FEASIBLE for r in results)
+    assert results[0].solution == results[1].solution
+
+
 def test_nothing_found_in_time_gives_undetermined_not_infeasible():
     m, objectives, _ = subset_sum_model(80, 2, exact=True)
     result = lexsolve(m, objectives, time_limit=0.02)
