@@ -124,13 +124,54 @@ def _guarded(
     )
 
 
+P_WASTE, P_CHEM = "waste_first", "chemicals_first"
+
+
 def guarded(r: Roles, archetype: str) -> Design | None:
     g = _guarded
-    if archetype == "crossed":
+    short = {P_SPARE: "spare", P_WATER: "water", P_TIME: "time", P_WASTE: "waste", P_CHEM: "chem", P_ENERGY: "energy"}
+    if archetype in ("crossed", "crossed_prior", "crossed_plus2", "crossed_prof_f"):
         d = [g(r, f"{t}-{b}", t, b, P_SPARE) for t in ("late", "early") for b in ("left", "right")]
         pairs = [("history", "relevant", f"late-{b}", f"early-{b}") for b in ("left", "right")]
         pairs += [("history", "irrelevant", f"{t}-left", f"{t}-right") for t in ("late", "early")]
-        return Design(d, pairs, crossed=True)
+        if archetype == "crossed_prior":
+            late_right = d[1]
+            hist = list(late_right.history)
+            hist.insert(
+                4,
+                ev(
+                    "pad-touch",
+                    ["left", r.name("item"), r.grasp("item")],
+                    4,
+                    "the dirty left pad brushes the item: a violation on record",
+                ),
+            )
+            d[1] = Draft(
+                late_right.key,
+                hist,
+                late_right.profile,
+                late_right.stocks,
+                late_right.goals,
+                late_right.facts,
+                late_right.hazards,
+                late_right.decision_time,
+                late_right.horizon,
+                prior_violation=True,
+            )
+        extra = []
+        if archetype == "crossed_plus2":
+            extra = [g(r, "late-water", "late", None, P_WATER), g(r, "early-time", "early", None, P_TIME)]
+        if archetype == "crossed_prof_f":
+            extra = [
+                g(r, "late-left-water", "late", "left", P_WATER),
+                g(r, "early-left-water", "early", "left", P_WATER),
+            ]
+            pairs += [
+                ("profile", "flip", "late-left", "late-left-water"),
+                ("profile", "general", "early-left", "early-left-water"),
+                ("history", "relevant", "late-left-water", "early-left-water"),
+            ]
+        return Design(d + extra, pairs, crossed=True)
     if archetype == "hist_rel":
         return Design(
             [g(r, "late", "late", None, P_WATER), g(r, "early", "early", None, P_WATER)],
@@ -141,10 +182,39 @@ def guarded(r: Roles, archetype: str) -> Design | None:
             [g(r, "brush-left", "late", "left", P_SPARE), g(r, "brush-right", "late", "right", P_SPARE)],
             [("history", "irrelevant", "brush-left", "brush-right")],
         )
-    if archetype == "hist_profile":
-        d = [g(r, f"{t}-{p.split('_')[0]}", t, None, p) for t in ("late", "early") for p in (P_SPARE, P_WATER)]
-        pairs = [("history", "relevant", f"late-{p}", f"early-{p}") for p in ("spare", "water")]
-        pairs += [("profile", "general", f"{t}-spare", f"{t}-water") for t in ("late", "early")]
+    if archetype in ("hp", "hp_f", "hp_infeasible"):
+        p2 = P_WATER if archetype == "hp_f" else P_WASTE
+        d = [g(r, f"{t}-{short[p]}", t, None, p) for t in ("late", "early") for p in (P_SPARE, p2)]
+        pairs = [("history", "relevant", f"late-{short[p]}", f"early-{short[p]}") for p in (P_SPARE, p2)]
+        pairs += [
+            (
+                "profile",
+                "flip" if (t == "late" and archetype == "hp_f") else "general",
+                f"{t}-spare",
+                f"{t}-{short[p2]}",
+            )
+            for t in ("late", "early")
+        ]
+        if archetype == "hp_infeasible":
+            d.append(g(r, "no-stock", "late", None, P_TIME, {"water": 4, "cleaning_agent": 2, "spare_pads": 0}))
+        return Design(d, pairs)
+    if archetype in ("hp4_plus1", "hp4_plus1_f"):
+        profiles = (
+            (P_SPARE, P_WATER, P_TIME, P_CHEM) if archetype.endswith("_f") else (P_SPARE, P_WASTE, P_TIME, P_CHEM)
+        )
+        d = [g(r, f"{t}-{short[p]}", t, None, p) for t in ("late", "early") for p in profiles]
+        pairs = [("history", "relevant", f"late-{short[p]}", f"early-{short[p]}") for p in profiles]
+        for t in ("late", "early"):
+            for i, p in enumerate(profiles):
+                for q in profiles[i + 1 :]:
+                    flip = archetype.endswith("_f") and t == "late" and {p, q} == {P_SPARE, P_WATER}
+                    pairs.append(("profile", "flip" if flip else "general", f"{t}-{short[p]}", f"{t}-{short[q]}"))
+        d.append(g(r, "late-left-energy", "late", "left", P_ENERGY))
+        return Design(d, pairs)
+    if archetype == "profile4":
+        profiles = (P_SPARE, P_WASTE, P_TIME, P_CHEM)
+        d = [g(r, short[p], "late", None, p) for p in profiles]
+        pairs = [("profile", "general", short[p], short[q]) for i, p in enumerate(profiles) for q in profiles[i + 1 :]]
         return Design(d, pairs)
     if archetype == "profile_flip":
         return Design(
@@ -157,10 +227,18 @@ def guarded(r: Roles, archetype: str) -> Design | None:
             [g(r, "spare", "late", None, P_SPARE, no_spares), g(r, "water", "late", None, P_WATER, no_spares)],
             [("profile", "invariant", "spare", "water")],
         )
-    if archetype == "events":
-        d = [g(r, f"rel-{p.split('_')[0]}", "late", None, p, event="relevant") for p in (P_SPARE, P_WATER)]
-        d += [g(r, f"irr-{p.split('_')[0]}", "early", "left", p, event="irrelevant") for p in (P_SPARE, P_WATER)]
-        pairs = [("profile", "general", f"{e}-spare", f"{e}-water") for e in ("rel", "irr")]
+    if archetype in ("events", "events3", "events1"):
+        profiles = {"events": (P_SPARE, P_WASTE), "events3": (P_SPARE, P_WASTE, P_TIME), "events1": (P_SPARE,)}[
+            archetype
+        ]
+        d = [g(r, f"rel-{short[p]}", "late", None, p, event="relevant") for p in profiles]
+        d += [g(r, f"irr-{short[p]}", "early", "left", p, event="irrelevant") for p in profiles]
+        pairs = [
+            ("profile", "general", f"{e}-{short[p]}", f"{e}-{short[q]}")
+            for e in ("rel", "irr")
+            for i, p in enumerate(profiles)
+            for q in profiles[i + 1 :]
+        ]
         return Design(d, pairs)
     if archetype == "infeasible_stock":
         return Design([g(r, "no-stock", "late", None, P_SPARE, {"water": 4, "cleaning_agent": 2, "spare_pads": 0})])
@@ -195,6 +273,17 @@ def _process(r: Roles, key: str, profile: str, brush: str | None) -> Draft:
 
 
 def process(r: Roles, archetype: str) -> Design | None:
+    if archetype in ("p_profile3", "p_profile4"):
+        profiles = (P_TIME, P_ENERGY, P_WATER, P_SPARE)[: 3 if archetype == "p_profile3" else 4]
+        d = [_process(r, p.split("_")[0], p, None) for p in profiles]
+        pairs = [
+            ("profile", "invariant" if {p, q} == {P_TIME, P_ENERGY} else "general", p.split("_")[0], q.split("_")[0])
+            for i, p in enumerate(profiles)
+            for q in profiles[i + 1 :]
+        ]
+        return Design(d, pairs)
+    if archetype == "p_single":
+        return Design([_process(r, "time", P_TIME, None)])
     if archetype == "profile_invariant":
         return Design(
             [_process(r, "time", P_TIME, None), _process(r, "energy", P_ENERGY, None)],
@@ -240,7 +329,26 @@ def _rescue(r: Roles, key: str, profile: str) -> Draft:
     )
 
 
+def _clean(d: Draft) -> Draft:
+    """The same story without the violating touch: the item stays clean (no prior violation)."""
+    hist = [
+        h
+        for h in d.history
+        if not (
+            h["kind"] == "action" and h["name"] in ("pick", "place") and h["args"][1] == d.goals[1][len("(safe ") : -1]
+        )
+    ]
+    return Draft(d.key, hist, d.profile, d.stocks, d.goals, d.facts, d.hazards, d.decision_time, d.horizon)
+
+
 def rescue(r: Roles, archetype: str) -> Design | None:
+    if archetype == "clean_pair":
+        return Design(
+            [_clean(_rescue(r, "clean-spare", P_SPARE)), _clean(_rescue(r, "clean-water", P_WATER))],
+            [("profile", "general", "clean-spare", "clean-water")],
+        )
+    if archetype == "clean_single":
+        return Design([_clean(_rescue(r, "clean", P_WATER))])
     if archetype == "prior_single":
         return Design([_rescue(r, "one", P_WATER)])
     if archetype == "prior_profiles":
@@ -254,16 +362,29 @@ KINDS: dict[str, tuple[tuple[str, ...], Callable[[Roles, str], Design | None]]] 
     "guarded_delivery": (
         (
             "crossed",
-            "hist_rel",
-            "hist_irr",
-            "hist_profile",
+            "crossed_plus2",
+            "crossed_prior",
+            "crossed_prof_f",
+            "hp",
+            "hp_f",
+            "hp4_plus1",
+            "hp4_plus1_f",
+            "events",
+            "events3",
+            "events1",
+            "profile4",
             "profile_flip",
             "profile_invariant",
-            "events",
+            "hp_infeasible",
+            "hist_rel",
+            "hist_irr",
             "infeasible_stock",
         ),
         guarded,
     ),
-    "process_coupling": (("profile_invariant", "profile_general", "hist_irr_profile"), process),
-    "rescue_item": (("prior_single", "prior_profiles"), rescue),
+    "process_coupling": (
+        ("p_profile3", "p_profile4", "profile_general", "profile_invariant", "hist_irr_profile", "p_single"),
+        process,
+    ),
+    "rescue_item": (("prior_single", "prior_profiles", "clean_pair", "clean_single"), rescue),
 }

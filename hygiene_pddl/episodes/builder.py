@@ -1,0 +1,169 @@
+"""The episode builder (paper §III-B, SPEC §9): every family's candidate designs, a composition that meets the
+benchmark's target counts exactly, and the episodes that realise it.
+
+Composition is an exact integer program (CP-SAT): pick one archetype per family so that instances per
+activity group, difficulty tiers (from the seven features), eligible history and profile pairs, crossed
+groups, event contrasts, prior violations and infeasible continuations all equal their targets.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from hygiene_pddl.episodes.features import features, tier
+from hygiene_pddl.episodes.kinds import KINDS, Design, Draft, Roles
+from hygiene_pddl.episodes.writer import Episode
+from hygiene_pddl.errors import InputError
+from hygiene_pddl.instances.loader import instance_from_data
+from hygiene_pddl.registries import Registries
+from hygiene_pddl.replay import replay
+
+#: SPEC §9.
+TARGETS = {
+    "instances": 624, "families": 134,
+    "groups": {"food_preparation": 126, "dishware_and_dining": 138, "cleaning_and_laundry": 130,
+               "bedroom_and_storage": 112, "pet_and_household_care": 118},
+    "tiers": {"easy": 200, "moderate": 238, "hard": 186},
+    "feasible": 604, "infeasible": 20, "crossed": 200, "prior_safe": 10, "prior_unsafe": 14,
+    "history_relevant": 180, "history_irrelevant": 92, "profile_general": 268, "profile_flip": 25,
+    "profile_invariant": 5, "event_relevant": 50, "event_irrelevant": 50, "event_families": 25,
+}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    family: str
+    archetype: str
+    episodes: tuple[Episode, ...]
+    contribution: dict[str, int]
+
+
+def _request(reg: Registries, family: str, key: str) -> str:
+    requests = reg.families[family].requests or (reg.families[family].service_goal,)
+    return requests[sum(map(ord, key)) % len(requests)]
+
+
+def realise(reg: Registries, family: str, archetype: str, design: Design, feasible: dict[str, bool] | None = None
+            ) -> list[Episode]:
+    """Episodes of one design, with ids, requests, pair links and computed tiers."""
+    fam = reg.families[family]
+    roles = Roles(reg, fam)
+    ids = {d.key: f"{family}-{archetype.replace('_', '-')}-{d.key}" for d in design.drafts}
+    out = []
+    for d in design.drafts:
+        pairs = [{"kind": k, "label": label, "with": ids[b if a == d.key else a]}
+                 for k, label, a, b in design.pairs if d.key in (a, b)]
+        ep = Episode(id=ids[d.key], family=family, request=_request(reg, family, d.key), goals=d.goals,
+                     decision_time=d.decision_time, horizon=d.horizon, objects=roles.objects, facts=d.facts,
+                     hazards=d.hazards, stocks=d.stocks, history=d.history, profile=d.profile,
+                     known_events=d.known_events)
+        data = ep.public(reg)
+        inst = instance_from_data(data, reg, ep.id)
+        feats = features(reg, inst, replay(inst, reg))
+        design_info = {"kind": archetype, "pairs": pairs, "event": d.event, "prior_violation": d.prior_violation}
+        if design.crossed:
+            design_info["group"] = f"{family}-crossed"
+        ep.reference = {"design": design_info, "difficulty": {"tier": tier(feats), "features": feats}}
+        out.append(ep)
+    return out
+
+
+def _contribution(reg: Registries, family: str, design: Design, episodes: list[Episode]) -> dict[str, int]:
+    by_key = {d.key: d for d in design.drafts}
+    infeasible = {d.key for d in design.drafts if d.stocks.get("spare_pads", 1) == 0 and d.stocks.get("water", 0) <= 4}
+    rescue_unsafe = reg.families[family].kind == "rescue_item" and not _washable(reg, family)
+    if rescue_unsafe:
+        infeasible |= {d.key for d in design.drafts}
+    eligible = {k for k, d in by_key.items() if not d.prior_violation and k not in infeasible}
+    c: Counter = Counter()
+    c["instances"] = len(design.drafts)
+    for ep in episodes:
+        c[f"tier:{ep.reference['difficulty']['tier']}"] += 1
+    c[f"group:{reg.families[family].activity_group}"] = len(design.drafts)
+    c["infeasible"] = len(infeasible)
+    c["feasible"] = len(design.drafts) - len(infeasible)
+    c["crossed"] = len(design.drafts) if design.crossed else 0
+    c["prior_safe"] = sum(d.prior_violation and d.key not in infeasible for d in design.drafts)
+    c["prior_unsafe"] = sum(d.prior_violation and d.key in infeasible for d in design.drafts)
+    for kind, label, a, b in design.pairs:
+        if a in eligible and b in eligible:
+            if kind == "history":
+                c[f"history_{label}"] += 1
+            else:
+                c["profile_general"] += 1
+                if label in ("flip", "invariant"):
+                    c[f"profile_{label}"] += 1
+    c["event_relevant"] = sum(d.event == "relevant" for d in design.drafts if d.key in eligible)
+    c["event_irrelevant"] = sum(d.event == "irrelevant" for d in design.drafts if d.key in eligible)
+    c["event_families"] = int(c["event_relevant"] + c["event_irrelevant"] > 0)
+    return dict(c)
+
+
+def _washable(reg: Registries, family: str) -> bool:
+    fam = reg.families[family]
+    item = dict(fam.object_roles)["item"]
+    region = reg.object_types[item].grasp[0]
+    material = reg.object_types[item].region(region).material
+    return reg.treatments["wash"].removes_from(fam.hazards[0], material)
+
+
+def candidates(reg: Registries, families: list[str] | None = None) -> list[Candidate]:
+    out = []
+    for name in sorted(families or reg.families):
+        fam = reg.families[name]
+        if fam.kind not in KINDS:
+            continue
+        archetypes, make = KINDS[fam.kind]
+        for archetype in archetypes:
+            design = make(Roles(reg, fam), archetype)
+            if design is None:
+                continue
+            try:
+                episodes = realise(reg, name, archetype, design)
+            except InputError:
+                continue  # the family's objects cannot play this design (history inconsistent)
+            out.append(Candidate(name, archetype, tuple(episodes), _contribution(reg, name, design, episodes)))
+    return out
+
+
+def compose(cands: list[Candidate], fixed: dict[str, int], targets: dict = TARGETS, banned: set = frozenset(),
+            time_limit: float = 60.0) -> dict[str, str]:
+    """Pick one archetype per family (``fixed`` holds what the first families contribute). Returns
+    family → archetype, or raises ValueError naming the rows that cannot be met."""
+    m = cp_model.CpModel()
+    x = {(c.family, c.archetype): m.new_bool_var(f"{c.family}/{c.archetype}") for c in cands
+         if (c.family, c.archetype) not in banned}
+    fams = sorted({c.family for c in cands})
+    for f in fams:
+        m.add_exactly_one(v for (fam, _), v in x.items() if fam == f)
+    rows = {k: v for k, v in targets.items() if not isinstance(v, dict)}
+    rows.pop("families")
+    rows |= {f"group:{g}": n for g, n in targets["groups"].items()}
+    rows |= {f"tier:{t}": n for t, n in targets["tiers"].items()}
+    by_key = {(c.family, c.archetype): c for c in cands}
+    for row, target in rows.items():
+        m.add(sum(v * by_key[k].contribution.get(row, 0) for k, v in x.items()) + fixed.get(row, 0) == target)
+    # deterministic preference: earlier archetypes of each kind first
+    m.minimize(sum(v * KINDS_ORDER.get(k[1], 0) for k, v in x.items()))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = 0
+    solver.parameters.max_time_in_seconds = time_limit
+    status = solver.solve(m)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise ValueError(f"no composition meets the targets ({solver.status_name(status)})")
+    return {f: a for (f, a), v in x.items() if solver.value(v)}
+
+
+KINDS_ORDER = {a: i for _, (archs, _) in KINDS.items() for i, a in enumerate(archs)}
+
+
+def summary(cands: list[Candidate]) -> str:
+    return json.dumps({f"{c.family}/{c.archetype}": c.contribution for c in cands}, indent=1)
+
+
+__all__ = ["TARGETS", "Candidate", "candidates", "compose", "realise", "Draft"]
