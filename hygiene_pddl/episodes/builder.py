@@ -53,6 +53,7 @@ def realise(reg: Registries, family: str, archetype: str, design: Design, feasib
     fam = reg.families[family]
     roles = Roles(reg, fam)
     ids = {d.key: f"{family}-{archetype.replace('_', '-')}-{d.key}" for d in design.drafts}
+    infeasible = designed_infeasible(reg, family, design)
     out = []
     for d in design.drafts:
         pairs = [{"kind": k, "label": label, "with": ids[b if a == d.key else a]}
@@ -64,7 +65,8 @@ def realise(reg: Registries, family: str, archetype: str, design: Design, feasib
         data = ep.public(reg)
         inst = instance_from_data(data, reg, ep.id)
         feats = features(reg, inst, replay(inst, reg))
-        design_info = {"kind": archetype, "pairs": pairs, "event": d.event, "prior_violation": d.prior_violation}
+        design_info = {"kind": archetype, "pairs": pairs, "event": d.event, "prior_violation": d.prior_violation,
+                       "expect_infeasible": d.key in infeasible}
         if design.crossed:
             design_info["group"] = f"{family}-crossed"
         ep.reference = {"design": design_info, "difficulty": {"tier": tier(feats), "features": feats}}
@@ -72,12 +74,18 @@ def realise(reg: Registries, family: str, archetype: str, design: Design, feasib
     return out
 
 
+def designed_infeasible(reg: Registries, family: str, design: Design) -> set[str]:
+    """Draft keys whose continuation is infeasible by design: no stock for any treatment, or a prior
+    violation the registry says washing cannot undo."""
+    out = {d.key for d in design.drafts if d.stocks.get("spare_pads", 1) == 0 and d.stocks.get("water", 0) <= 4}
+    if reg.families[family].kind == "rescue_item" and not _washable(reg, family):
+        out |= {d.key for d in design.drafts if d.prior_violation}
+    return out
+
+
 def _contribution(reg: Registries, family: str, design: Design, episodes: list[Episode]) -> dict[str, int]:
     by_key = {d.key: d for d in design.drafts}
-    infeasible = {d.key for d in design.drafts if d.stocks.get("spare_pads", 1) == 0 and d.stocks.get("water", 0) <= 4}
-    rescue_unsafe = reg.families[family].kind == "rescue_item" and not _washable(reg, family)
-    if rescue_unsafe:
-        infeasible |= {d.key for d in design.drafts}
+    infeasible = designed_infeasible(reg, family, design)
     eligible = {k for k, d in by_key.items() if not d.prior_violation and k not in infeasible}
     c: Counter = Counter()
     c["instances"] = len(design.drafts)

@@ -119,7 +119,7 @@ def bowl_to_sink() -> list[Episode]:
                 "certified_by": ["hand"],
                 "design": {"kind": "history_pair", "pairs": [
                     {"kind": "history", "label": "irrelevant", "with": f"bowl_to_sink-{other}_side_brush"}],
-                    "event": "irrelevant", "prior_violation": False,
+                    "event": "none", "prior_violation": False,
                     "notes": "histories differ only on a side pad the continuation never touches"},
                 "difficulty": {"tier": "easy", "features": _features(request_composition=1,
                                                                      remaining_goal_composition=1)},

@@ -1,0 +1,147 @@
+"""The full benchmark build: compose, certify (two methods, in parallel), admit, and record the result in
+``problems/MANIFEST.json`` so that ``hygiene-pddl build --check`` can regenerate every file without solving.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+from hygiene_pddl.episodes.builder import TARGETS, Candidate, candidates, compose
+from hygiene_pddl.episodes.features import features, tier
+from hygiene_pddl.episodes.first_families import first_families
+from hygiene_pddl.episodes.writer import Episode, dumps
+from hygiene_pddl.instances.loader import instance_from_data
+from hygiene_pddl.registries import Registries, load_registries
+from hygiene_pddl.replay import replay
+
+MANIFEST = Path("problems") / "MANIFEST.json"
+
+
+def _certify_job(args: tuple[str, dict]) -> dict:
+    from hygiene_pddl.episodes.reference import certify, reference_steps
+
+    ep_id, data = args
+    reg = load_registries()
+    inst = instance_from_data(data, reg, ep_id)
+    cert = certify(reg, inst)
+    return {"id": ep_id, "feasible": cert.feasible, "optimal_cost": cert.cost.as_dict() if cert.cost else None,
+            "plan": reference_steps(cert), "plan_text": cert.plan_text, "certified_by": list(cert.methods),
+            "problem": cert.problem}
+
+
+def certify_all(reg: Registries, episodes: list[Episode], jobs: int, cache: dict, log: Callable = print) -> dict:
+    """Certify every episode not in ``cache`` (keyed by id + public-data digest); returns id → record."""
+    todo = []
+    for ep in episodes:
+        data = ep.public(reg)
+        key = f"{ep.id}:{hash_data(data)}"
+        if key not in cache:
+            todo.append((key, ep.id, data))
+    log(f"certifying {len(todo)} instance(s) ({len(episodes) - len(todo)} cached) with {jobs} process(es)")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        for (key, _, _), rec in zip(todo, pool.map(_certify_job, [(i, d) for _, i, d in todo]), strict=True):
+            cache[key] = rec
+    return {ep.id: cache[f"{ep.id}:{hash_data(ep.public(reg))}"] for ep in episodes}
+
+
+def hash_data(data: dict) -> str:
+    import hashlib
+
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def first_family_contribution(reg: Registries) -> dict[str, int]:
+    """What the hand-written first families add to each composition row (their tiers are recomputed)."""
+    c: Counter = Counter()
+    eps = first_families()
+    for ep in eps:
+        inst = instance_from_data(ep.public(reg), reg, ep.id)
+        c[f"tier:{tier(features(reg, inst, replay(inst, reg)))}"] += 1
+        c[f"group:{reg.families[ep.family].activity_group}"] += 1
+        c["instances"] += 1
+        c["feasible"] += 1
+        d = ep.reference["design"]
+        c[f"event_{d['event']}"] += d["event"] != "none"
+    seen = set()
+    for ep in eps:
+        for p in ep.reference["design"]["pairs"]:
+            key = (p["kind"], p["label"], *sorted((ep.id, p["with"])))
+            if key in seen:
+                continue
+            seen.add(key)
+            if p["kind"] == "history":
+                c[f"history_{p['label']}"] += 1
+            else:
+                c["profile_general"] += 1
+                if p["label"] in ("flip", "invariant"):
+                    c[f"profile_{p['label']}"] += 1
+    c["event_families"] = len({ep.family for ep in eps if ep.reference["design"]["event"] != "none"})
+    return dict(c)
+
+
+def admission(reg: Registries, chosen: list[Candidate], certs: dict) -> dict[tuple[str, str], str]:
+    """(family, archetype) → the first reason its instances fail certification or admission."""
+    from hygiene_pddl.costs import CostVector
+    from hygiene_pddl.episodes.reference import Certified, admit_pair
+
+    failures: dict[tuple[str, str], str] = {}
+    for cand in chosen:
+        insts, certified = {}, {}
+        for ep in cand.episodes:
+            rec = certs[ep.id]
+            if rec["problem"]:
+                failures[(cand.family, cand.archetype)] = f"{ep.id}: {rec['problem']}"
+                break
+            insts[ep.id] = instance_from_data(ep.public(reg), reg, ep.id)
+            cost = CostVector.from_mapping(rec["optimal_cost"]) if rec["optimal_cost"] else None
+            certified[ep.id] = Certified(ep.id, rec["feasible"], cost, (), rec["plan_text"], ())
+            designed_infeasible = ep.reference["design"].get("expect_infeasible", False)
+            if rec["feasible"] == designed_infeasible:
+                failures[(cand.family, cand.archetype)] = f"{ep.id}: feasibility {rec['feasible']} not as designed"
+                break
+        if (cand.family, cand.archetype) in failures:
+            continue
+        for ep in cand.episodes:
+            for p in ep.reference["design"]["pairs"]:
+                if ep.id < p["with"]:
+                    why = admit_pair(reg, p["kind"], p["label"], (insts[ep.id], certified[ep.id]),
+                                     (insts[p["with"]], certified[p["with"]]))
+                    if why:
+                        failures[(cand.family, cand.archetype)] = f"{ep.id} / {p['with']}: {why}"
+    return failures
+
+
+def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, log: Callable = print,
+               max_rounds: int = 8) -> dict:
+    """Compose, certify and admit until every chosen design passes; return the manifest."""
+    cache = json.loads(cache_file.read_text()) if cache_file and cache_file.exists() else {}
+    cands = candidates(reg)
+    fixed = first_family_contribution(reg)
+    banned: set = set()
+    for round_ in range(1, max_rounds + 1):
+        choice = compose(cands, fixed, banned=banned)
+        chosen = [c for c in cands if choice.get(c.family) == c.archetype]
+        episodes = [ep for c in chosen for ep in c.episodes]
+        certs = certify_all(reg, episodes, jobs, cache, log)
+        if cache_file:
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            cache_file.write_text(json.dumps(cache, sort_keys=True))
+        failures = admission(reg, chosen, certs)
+        log(f"round {round_}: {len(chosen)} designs, {len(episodes)} instances, {len(failures)} rejected")
+        for (fam, arch), why in sorted(failures.items()):
+            log(f"  rejected {fam}/{arch}: {why}")
+        if not failures:
+            return {"format": "hygiene-pddl-manifest/1", "targets": TARGETS,
+                    "designs": dict(sorted(choice.items())),
+                    "references": {ep.id: {k: v for k, v in certs[ep.id].items() if k not in ("id", "problem")}
+                                   for ep in episodes}}
+        banned |= set(failures)
+    raise RuntimeError(f"no admissible composition after {max_rounds} rounds")
+
+
+def manifest_text(manifest: dict) -> str:
+    return dumps(manifest)
