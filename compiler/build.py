@@ -29,10 +29,38 @@ def compile_instance_files(reg: Registries, public: dict, stem: str) -> dict[str
     return out
 
 
-def benchmark_files(reg: Registries, episodes: list[Episode] | None = None) -> dict[Path, str]:
-    """Every committed benchmark file (path relative to the repository root → text)."""
-    episodes = first_families() if episodes is None else episodes
+def manifest_episodes(reg: Registries, manifest: dict) -> list[Episode]:
+    """The first families plus every design the manifest records, with its certified reference."""
+    from hygiene_pddl.episodes.builder import realise
+    from hygiene_pddl.episodes.kinds import KINDS, Roles
+
+    episodes = first_families()
+    for family, archetype in sorted(manifest["designs"].items()):
+        fam = reg.families[family]
+        design = KINDS[fam.kind][1](Roles(reg, fam), archetype)
+        for ep in realise(reg, family, archetype, design):
+            ref = manifest["references"][ep.id]
+            ep.reference = {"feasible": ref["feasible"], "optimal_cost": ref["optimal_cost"], "plan": ref["plan"],
+                            "certified_by": ref["certified_by"], **ep.reference}
+            episodes.append(ep)
+    return episodes
+
+
+def benchmark_files(reg: Registries, episodes: list[Episode] | None = None, root: Path = Path(".")) -> dict[Path, str]:
+    """Every committed benchmark file (path relative to the repository root → text): the first families, and
+    the full benchmark when ``problems/MANIFEST.json`` records one (``hygiene-pddl build --full``)."""
+    manifest_path = root / "problems" / "MANIFEST.json"
+    if episodes is None:
+        if manifest_path.exists():
+            manifest = json.loads(manifest_path.read_text())
+            episodes = manifest_episodes(reg, manifest)
+        else:
+            manifest, episodes = None, first_families()
+    else:
+        manifest = None
     files: dict[Path, str] = {}
+    if manifest is not None:
+        files[Path("problems") / "MANIFEST.json"] = manifest_path.read_text()
     for family in sorted({ep.family for ep in episodes}):
         files[Path("domains") / f"{family}.pddl"] = render_domain(reg, family)
     for ep in episodes:

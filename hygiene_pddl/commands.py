@@ -41,6 +41,9 @@ def _compile(args: argparse.Namespace) -> int:
 def _build_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--root", type=Path, default=Path("."), help="repository root holding domains/ and problems/")
     p.add_argument("--check", action="store_true", help="do not write; exit 1 naming every stale file")
+    p.add_argument("--full", action="store_true",
+                   help="compose, certify (two methods) and admit the full benchmark; writes problems/MANIFEST.json")
+    p.add_argument("--jobs", type=int, default=2, help="certification processes for --full")
 
 
 @command("build", "regenerate the committed benchmark (domains/, problems/)", _build_args)
@@ -48,7 +51,14 @@ def _build(args: argparse.Namespace) -> int:
     from compiler.build import benchmark_files, stale_files, write_files
     from hygiene_pddl.registries import load_registries
 
-    files = benchmark_files(load_registries())
+    reg = load_registries()
+    if args.full:
+        from hygiene_pddl.episodes.pipeline import full_build, manifest_text
+
+        manifest = full_build(reg, jobs=args.jobs, cache_file=args.root / ".cache" / "certify.json")
+        (args.root / "problems").mkdir(exist_ok=True)
+        (args.root / "problems" / "MANIFEST.json").write_text(manifest_text(manifest), encoding="utf-8")
+    files = benchmark_files(reg, root=args.root)
     if args.check:
         problems = stale_files(args.root, files)
         for line in problems:
@@ -117,4 +127,25 @@ def _planners(args: argparse.Namespace) -> int:
     for name, info in sorted(catalogue().items()):
         ok, why = info.available()
         print(f"{name:<20} {'available' if ok else 'unavailable: ' + why}\n    {info.description}")
+    return EXIT_OK
+
+
+def _stats_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--problems", type=Path, default=Path("problems"))
+    p.add_argument("--json", action="store_true")
+
+
+@command("stats", "the benchmark's composition, beside SPEC §9's targets", _stats_args)
+def _stats(args: argparse.Namespace) -> int:
+    import json
+
+    from hygiene_pddl.episodes.stats import composition, rows
+
+    comp = composition(args.problems)
+    if args.json:
+        print(json.dumps(comp, indent=2, sort_keys=True))
+        return EXIT_OK
+    for name, have, want in rows(comp):
+        mark = "" if have == want else "   <-- target " + str(want)
+        print(f"{name:<34} {have}{mark}")
     return EXIT_OK

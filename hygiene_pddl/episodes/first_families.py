@@ -23,13 +23,6 @@ def _step(start: int, name: str, args: list[str], duration: int) -> dict:
     return {"start": start, "name": name, "args": args, "duration": duration}
 
 
-def _features(**kw: int) -> dict[str, int]:
-    keys = ("request_composition", "remaining_goal_composition", "goal_preservation_conflicts",
-            "temporal_coupling", "multi_carrier_hazards", "constrained_treatment_resources",
-            "relevant_known_events")
-    return {k: kw.get(k, 0) for k in keys}
-
-
 # --- spoon–fruit (paper Fig. 1) ----------------------------------------------------------------
 SPOON_OBJECTS = {"apple": "apple", "plate": "plate", "counter": "counter", "sink": "sink", "spoon": "spoon",
                  "tray": "tray"}
@@ -89,9 +82,6 @@ def spoon_fruit() -> list[Episode]:
                         "event": "relevant" if hist_name == "wash_then_touch" else "irrelevant",
                         "prior_violation": False,
                         "notes": "relevant history order x profile; the contact event matters only after the washes"},
-                    "difficulty": {"tier": "moderate", "features": _features(
-                        request_composition=1, remaining_goal_composition=1, multi_carrier_hazards=3,
-                        constrained_treatment_resources=1, relevant_known_events=int(hist_name == "wash_then_touch"))},
                 }))
     return out
 
@@ -121,8 +111,6 @@ def bowl_to_sink() -> list[Episode]:
                     {"kind": "history", "label": "irrelevant", "with": f"bowl_to_sink-{other}_side_brush"}],
                     "event": "none", "prior_violation": False,
                     "notes": "histories differ only on a side pad the continuation never touches"},
-                "difficulty": {"tier": "easy", "features": _features(request_composition=1,
-                                                                     remaining_goal_composition=1)},
             }))
     return out
 
@@ -156,8 +144,6 @@ def hot_cocoa() -> list[Episode]:
                     {"kind": "profile", "label": "invariant", "with": f"hot_cocoa-{other}"}],
                     "event": "none", "prior_violation": False,
                     "notes": "marshmallows during cooking (13 TU) beat after pouring (19 TU) under both profiles"},
-                "difficulty": {"tier": "moderate", "features": _features(
-                    request_composition=2, remaining_goal_composition=2, temporal_coupling=1)},
             }))
     return out
 

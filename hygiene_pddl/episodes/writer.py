@@ -58,9 +58,17 @@ class Episode:
 def episode_files(ep: Episode, reg: Registries) -> tuple[str, str]:
     """The text of the public instance file and of the private assessment file."""
     fam = reg.families[ep.family]
+    public = ep.public(reg)
     ref_data = {"format": "hygiene-pddl-reference/1", "instance": ep.id, "family": ep.family,
                 "activity_group": fam.activity_group, "household_area": fam.household_area, **ep.reference}
-    return dumps(ep.public(reg)), dumps(ref_data)
+    if "difficulty" not in ref_data:
+        from hygiene_pddl.episodes.features import features, tier
+
+        inst = instance_from_data(public, reg, ep.id)
+        feats = features(reg, inst, replay(inst, reg))
+        ref_data["difficulty"] = {"tier": tier(feats), "features": feats}
+    ref_data["design"] = {k: v for k, v in ref_data["design"].items() if k != "expect_infeasible"}
+    return dumps(public), dumps(ref_data)
 
 
 def write_episode(ep: Episode, reg: Registries, problems_dir: Path) -> list[Path]:
