@@ -91,7 +91,7 @@ def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, 
         return _result(name, inst, status, timings, notes_out, reg)
     steps = []
     for j, a in enumerate(jm.actions):
-        if res.boolean_value(jm.used[j]):
+        if res.boolean_value(jm.used[j]) and not a.name.startswith("ongoing:"):
             order = sum(k * res.value(v) for k, v in enumerate(jm.start_slot[j]))
             steps.append(ChosenStep(res.value(jm.start[j]), a.name, a.args, a.duration, order))
     steps.sort(key=lambda s: (s.start, s.order))

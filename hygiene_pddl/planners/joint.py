@@ -71,12 +71,36 @@ def contamination_fluents(rules: HygieneRules, actions: Iterable[GroundAction], 
     return out
 
 
+def ongoing_ends(reg: Registries, inst: Instance, state: ReplayResult) -> list[tuple[GroundAction, int]]:
+    """History actions still running at the decision time, as end-only pseudo actions at fixed times: their
+    end effects, contacts and treatments happen inside the continuation; they cost nothing and are not plan
+    steps (over-all conditions of executed actions are not re-checked, as in the evaluator and the PDDL)."""
+    from dataclasses import replace
+
+    from hygiene_pddl.planners.grounding import ground
+
+    rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
+    out = []
+    for rec in state.ongoing:
+        schema = reg.actions[rec.name]
+        ga = ground(reg, inst, schema, dict(zip(schema.param_names, rec.args, strict=True)), rules)
+        if ga is None:
+            continue
+        pseudo = replace(ga, name=f"ongoing:{ga.name}", duration=0, grippers=(), cond_start=(), cond_overall=(),
+                         cond_end=(), eff_start=(), contacts_start=(), consumes=(), costs=())
+        out.append((pseudo, rec.end - inst.decision_time))
+    return out
+
+
 def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
                       max_actions: int = 8, project: bool = True) -> JointModel:
     rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
     m = cp_model.CpModel()
     horizon = state.horizon - inst.decision_time
-    n_slots = 2 * max_actions
+    pending = ongoing_ends(reg, inst, state)
+    fixed_at = {len(actions) + k: t for k, (_, t) in enumerate(pending)}
+    actions = list(actions) + [ga for ga, _ in pending]
+    n_slots = 2 * (max_actions + len(pending))
     init = initial_fluents(reg, inst, state)
     carried = state.carried()
 
@@ -127,11 +151,14 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
         sidx = sum(k * ys[j][k] for k in range(n_slots))
         eidx = sum(k * ye[j][k] for k in range(n_slots))
         m.add(eidx >= sidx + 1).only_enforce_if(used[j])
-        m.add(start[j] + a.duration <= horizon)
+        m.add(start[j] + a.duration <= horizon).only_enforce_if(used[j])
         for k in range(n_slots):
             m.add(start[j] == tau[k]).only_enforce_if(ys[j][k])
             m.add(start[j] + a.duration == tau[k]).only_enforce_if(ye[j][k])
         m.add(start[j] == 0).only_enforce_if(~used[j])
+        if j in fixed_at:  # an ongoing history action: its end happens at its fixed time, in some slot
+            m.add(used[j] == 1)
+            m.add(start[j] == min(fixed_at[j], horizon))
 
     # conditions
     for j, a in enumerate(actions):
@@ -218,7 +245,8 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
 
     makespan = m.new_int_var(0, horizon, "makespan")
     for j, a in enumerate(actions):
-        m.add(makespan >= start[j] + a.duration).only_enforce_if(used[j])
+        if j not in fixed_at:
+            m.add(makespan >= start[j] + a.duration).only_enforce_if(used[j])
     objectives, constant = [], {}
     for dim in inst.profile.order:
         if dim == "makespan":
@@ -230,7 +258,9 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
         else:
             constant[dim] = 0
     tie = sum(start) + sum(k * ys[j][k] for j in range(n) for k in range(n_slots))
+    n_plan = n - len(pending)
     assert set(constant) | {d for d, _ in objectives} == set(DIMENSIONS)
+    del n_plan
     return JointModel(m, actions, used, start, ys, objectives, constant, tie, n_slots, fluents)
 
 

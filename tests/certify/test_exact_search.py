@@ -169,3 +169,14 @@ def test_agrees_with_hygiene_nsp_under_permuted_profiles(order):
     assert mine.cost == theirs.cost
     report = _evaluate(inst, mine)
     assert report.valid and report.cost == mine.cost
+
+
+def test_hygiene_nsp_agrees_with_the_search_on_an_ongoing_process():
+    """Two methods on a continuation whose cook started in the history and ends inside it."""
+    from hygiene_pddl.planners.nsp import HygieneNSP
+
+    inst = instance_from_data(_ongoing_cook(), REG, "hot_cocoa-cooking")
+    nsp = HygieneNSP(focus=False, project=False).solve(inst, 60, REG)
+    search = exact_search(REG, inst)
+    assert nsp.cost == search.cost == _cost(active_robot_time=5, makespan=9)
+    assert "cook" not in [s.name for s in nsp.steps]
