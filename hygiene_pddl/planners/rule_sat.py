@@ -3,17 +3,18 @@
 The rules never look at the instance's grounded goals. They are a small, fixed grammar over the request
 text and the instance's object names and types (docs/planners-compared.md lists them):
 
-* **placement**: ``<verb> [the] X <preposition> [the] Y`` with a verb from :data:`PLACE_VERBS` and a
-  preposition from :data:`PLACE_PREPOSITIONS` → ``(at X Y)`` ("put the apple on the plate",
-  "put the bowl in the sink");
+* **placement**: ``<verb> [the] X [back|away|out] <preposition> [the] Y`` with a verb from
+  :data:`PLACE_VERBS` and a preposition from :data:`PLACE_PREPOSITIONS` → ``(at X Y)`` ("put the apple on
+  the plate", "put the bowl in the sink");
 * **product**: ``[a] V of [hot] P`` or ``P in [the] V`` with a product phrase from :data:`PRODUCTS`
   → that product's predicate on the vessel V ("a mug of hot cocoa" → ``(has-cocoa mug)``);
 * **state**: an adjective from :data:`STATES` before a noun ("melted marshmallows" → ``(melted marshmallows)``).
 
 A noun resolves to the instance object with that name, or to the only object of that type (a plural ``s``
-may be dropped). When no rule fires, or a rule names something that is not an object of the instance, or
-the goal does not type-check against the registry's predicates, Rule-SAT answers *undetermined* with a
-note, as the paper's Rule-SAT does on most instances (no plan). Otherwise the goals replace the grounded
+may be dropped); multi-word names are read with spaces ("fruit basket" is ``fruit_basket``). When no rule
+fires, or a rule names something that is not an object of the instance, or the goal does not type-check
+against the registry's predicates, Rule-SAT answers *undetermined* with a note, as the paper's Rule-SAT
+does on most instances (no plan). Otherwise the goals replace the grounded
 ones and the continuation is planned with the joint CP-SAT model on the fully replayed state, with plain
 (unfocused) grounding and no state projection.
 """
@@ -32,7 +33,8 @@ from hygiene_pddl.planners.baselines import joint_plan
 from hygiene_pddl.registries import Registries, load_registries
 from hygiene_pddl.replay import replay
 
-PLACE_VERBS = ("put", "place", "set", "move", "bring", "take", "carry", "lay", "drop", "return")
+PLACE_VERBS = ("put", "place", "set", "move", "bring", "take", "carry", "lay", "drop", "return", "store", "pack",
+               "hang", "arrange")
 #: preposition → predicate (all placements mean "rests on / in")
 PLACE_PREPOSITIONS = {"on top of": "at", "onto": "at", "on": "at", "into": "at", "inside": "at", "in": "at"}
 #: product phrase → predicate that holds of the vessel containing it
@@ -44,7 +46,8 @@ _DET = r"(?:(?:the|a|an|my|our|your|this|that|some)\s+)?"
 _NOUN = r"([a-z][a-z_-]*)"
 _PREPS = "|".join(sorted((re.escape(p) for p in PLACE_PREPOSITIONS), key=len, reverse=True))
 _PRODS = "|".join(sorted((re.escape(p) for p in PRODUCTS), key=len, reverse=True))
-PLACEMENT = re.compile(rf"\b(?:{'|'.join(PLACE_VERBS)})\s+{_DET}{_NOUN}\s+(?:back\s+)?({_PREPS})\s+{_DET}{_NOUN}")
+PLACEMENT = re.compile(rf"\b(?:{'|'.join(PLACE_VERBS)})\s+{_DET}{_NOUN}\s+(?:(?:back|away|out)\s+)?({_PREPS})\s+"
+                       rf"{_DET}{_NOUN}")
 PRODUCT_OF = re.compile(rf"\b{_NOUN}\s+of\s+(?:hot\s+)?({_PRODS})\b")
 PRODUCT_IN = re.compile(rf"\b({_PRODS})\s+(?:in|into)\s+{_DET}{_NOUN}")
 STATE = re.compile(rf"\b({'|'.join(STATES)})\s+{_NOUN}")
@@ -88,6 +91,9 @@ def _check(reg: Registries, inst: Instance, atom: Atom) -> None:
 def read_goals(reg: Registries, inst: Instance) -> Reading:
     """The goals the fixed rules read from ``inst.request`` (raises :class:`Unreadable`)."""
     text = re.sub(r"\s+", " ", inst.request.lower().replace("’", "'"))
+    # multi-word names of the instance's objects and types are read as one noun: "fruit basket" → fruit_basket
+    for name in sorted({n for pair in inst.objects for n in pair if "_" in n}, key=len, reverse=True):
+        text = re.sub(rf"\b{re.escape(name.replace('_', ' '))}\b", name, text)
     found: list[tuple[int, Atom, str]] = []
     for m in PLACEMENT.finditer(text):
         found.append((m.start(), (PLACE_PREPOSITIONS[m.group(2)], _resolve(reg, inst, m.group(1)),

@@ -1,5 +1,6 @@
 """Rule-SAT: goals read from the request by fixed rules (never from the grounded goals), then CP-SAT."""
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -47,6 +48,16 @@ def test_reads_each_rule():
     assert sink.goals == (("at", "bowl", "sink"),)
     both = read_goals(REG, _variant(SPOON, request="Set the apple onto the plate, then put the spoon in the sink."))
     assert both.goals == (("at", "apple", "plate"), ("at", "spoon", "sink"))
+
+
+def test_reads_multi_word_object_names():
+    if not {"fruit_basket", "grapes"} <= set(REG.object_types):
+        pytest.skip("the registry has no fruit_basket / grapes object types")
+    inst = dataclasses.replace(load_instance(SPOON, REG), request="Could you put the grapes in the fruit basket?",
+                               objects=(("counter", "counter"), ("fruit_basket", "fruit_basket"), ("grapes", "grapes")))
+    assert read_goals(REG, inst).goals == (("at", "grapes", "fruit_basket"),)
+    with pytest.raises(Unreadable, match="no rule matches"):  # no verb: the rules need one
+        read_goals(REG, dataclasses.replace(inst, request="Grapes into the fruit basket, thanks."))
 
 
 @pytest.mark.parametrize("request_text, why", [
