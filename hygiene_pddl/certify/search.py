@@ -636,7 +636,13 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int = 6, time_lim
         assert s.treatment is not None
         return any(c == s.treatment[1] and h in probe.removed(*s.treatment) for c, h in carried)
 
-    relevant = relevant_steps(all_steps, inst.goals, forced, forced_carriers, can_remove) if reductions else all_steps
+    physical_goals = tuple(g for g in inst.goals if g[0] != "safe")
+    # (safe o): none of o's regions may carry a hazard it is protected against; those regions count as touched,
+    # so treatments that clean them stay relevant
+    unsafe = frozenset(f for g in inst.goals if g[0] == "safe" for f in world.rules.unsafe_facts(g[1]))
+    forced_carriers = [*forced_carriers, *(c for c, _ in unsafe)]
+    relevant = (relevant_steps(all_steps, physical_goals, forced, forced_carriers, can_remove) if reductions
+                else all_steps)
     steps = [replace(s, index=i) for i, s in enumerate(relevant)]
     sim = _Sim(reg, inst, world, steps, ongoing)
     sim.tight = reductions
@@ -666,7 +672,7 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int = 6, time_lim
                  frozenset((c, h) for c, hs in world.contamination.items() for h in hs),
                  tuple(world.stocks.get(s, 0) for s in sim.stock_names), running0, (), (), 0, (0,) * len(ADDITIVE),
                  0, -1, None, None)
-    bound = _Bound(sim, inst.goals)
+    bound = _Bound(sim, physical_goals)
 
     def priority(node: _Node) -> tuple | None:
         """The node's lexicographic lower bound, or None when no valid completion can exist."""
@@ -689,7 +695,7 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int = 6, time_lim
         g = _key(profile_index, node.add, node.mk)
         return any(g0 <= g and n0 <= node.n for g0, n0 in closed.get(sig, ()))
 
-    goals = frozenset(inst.goals)
+    goals = frozenset(physical_goals)
     expanded = 0
     best: tuple[tuple[int, ...], _Node] | None = None
     while queue:
@@ -706,7 +712,7 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int = 6, time_lim
             return result(SearchStatus.UNDETERMINED, best[1] if best else None, expanded)
         children: list[_Node] = []
         if not node.running:
-            if goals <= node.facts:  # a complete plan: its cost is final
+            if goals <= node.facts and not unsafe & node.contam:  # a complete plan: its cost is final
                 final = _key(profile_index, node.add, node.mk)
                 heapq.heappush(queue, (final, next(counter), True, node))
                 if best is None or final < best[0]:

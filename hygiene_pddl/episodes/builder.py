@@ -67,7 +67,7 @@ def realise(reg: Registries, family: str, archetype: str, design: Design, feasib
         feats = features(reg, inst, replay(inst, reg))
         design_info = {"kind": archetype, "pairs": pairs, "event": d.event, "prior_violation": d.prior_violation,
                        "expect_infeasible": d.key in infeasible}
-        if design.crossed:
+        if d.key in design.group_keys:
             design_info["group"] = f"{family}-crossed"
         ep.reference = {"design": design_info, "difficulty": {"tier": tier(feats), "features": feats}}
         out.append(ep)
@@ -94,7 +94,7 @@ def _contribution(reg: Registries, family: str, design: Design, episodes: list[E
     c[f"group:{reg.families[family].activity_group}"] = len(design.drafts)
     c["infeasible"] = len(infeasible)
     c["feasible"] = len(design.drafts) - len(infeasible)
-    c["crossed"] = len(design.drafts) if design.crossed else 0
+    c["crossed"] = len(design.group_keys)
     c["prior_safe"] = sum(d.prior_violation and d.key not in infeasible for d in design.drafts)
     c["prior_unsafe"] = sum(d.prior_violation and d.key in infeasible for d in design.drafts)
     for kind, label, a, b in design.pairs:

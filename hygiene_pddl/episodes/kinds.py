@@ -54,7 +54,11 @@ class Design:
 
     drafts: list[Draft]
     pairs: list[tuple[str, str, str, str]] = field(default_factory=list)
-    crossed: bool = False
+    crossed: bool = False  # the first four drafts form a crossed-history 2x2 group
+
+    @property
+    def group_keys(self) -> set[str]:
+        return {d.key for d in self.drafts[:4]} if self.crossed else set()
 
 
 @dataclass(frozen=True)
@@ -130,7 +134,7 @@ P_WASTE, P_CHEM = "waste_first", "chemicals_first"
 def guarded(r: Roles, archetype: str) -> Design | None:
     g = _guarded
     short = {P_SPARE: "spare", P_WATER: "water", P_TIME: "time", P_WASTE: "waste", P_CHEM: "chem", P_ENERGY: "energy"}
-    if archetype in ("crossed", "crossed_prior", "crossed_plus2", "crossed_prof_f"):
+    if archetype in ("crossed", "crossed_prior", "crossed_plus2", "crossed_plus4", "crossed_prof_f", "crossed_inf"):
         d = [g(r, f"{t}-{b}", t, b, P_SPARE) for t in ("late", "early") for b in ("left", "right")]
         pairs = [("history", "relevant", f"late-{b}", f"early-{b}") for b in ("left", "right")]
         pairs += [("history", "irrelevant", f"{t}-left", f"{t}-right") for t in ("late", "early")]
@@ -159,8 +163,15 @@ def guarded(r: Roles, archetype: str) -> Design | None:
                 prior_violation=True,
             )
         extra = []
+        if archetype == "crossed_inf":
+            extra = [g(r, "no-stock", "late", None, P_TIME, {"water": 4, "cleaning_agent": 2, "spare_pads": 0})]
         if archetype == "crossed_plus2":
-            extra = [g(r, "late-water", "late", None, P_WATER), g(r, "early-time", "early", None, P_TIME)]
+            extra = [g(r, "late-water", "late", None, P_WATER), g(r, "early-water", "early", None, P_WATER)]
+            pairs.append(("history", "relevant", "late-water", "early-water"))
+        if archetype == "crossed_plus4":
+            extra = [g(r, f"{t}-{short[p]}", t, None, p) for t in ("late", "early") for p in (P_WATER, P_TIME)]
+            pairs += [("history", "relevant", f"late-{short[p]}", f"early-{short[p]}") for p in (P_WATER, P_TIME)]
+            pairs += [("profile", "general", f"{t}-water", f"{t}-time") for t in ("late", "early")]
         if archetype == "crossed_prof_f":
             extra = [
                 g(r, "late-left-water", "late", "left", P_WATER),
@@ -211,8 +222,8 @@ def guarded(r: Roles, archetype: str) -> Design | None:
                     pairs.append(("profile", "flip" if flip else "general", f"{t}-{short[p]}", f"{t}-{short[q]}"))
         d.append(g(r, "late-left-energy", "late", "left", P_ENERGY))
         return Design(d, pairs)
-    if archetype == "profile4":
-        profiles = (P_SPARE, P_WASTE, P_TIME, P_CHEM)
+    if archetype in ("profile4", "profile5"):
+        profiles = (P_SPARE, P_WASTE, P_TIME, P_CHEM, P_ENERGY)[: int(archetype[-1])]
         d = [g(r, short[p], "late", None, p) for p in profiles]
         pairs = [("profile", "general", short[p], short[q]) for i, p in enumerate(profiles) for q in profiles[i + 1 :]]
         return Design(d, pairs)
@@ -227,10 +238,19 @@ def guarded(r: Roles, archetype: str) -> Design | None:
             [g(r, "spare", "late", None, P_SPARE, no_spares), g(r, "water", "late", None, P_WATER, no_spares)],
             [("profile", "invariant", "spare", "water")],
         )
-    if archetype in ("events", "events3", "events1"):
-        profiles = {"events": (P_SPARE, P_WASTE), "events3": (P_SPARE, P_WASTE, P_TIME), "events1": (P_SPARE,)}[
-            archetype
-        ]
+    if archetype == "events_f":
+        d = [g(r, f"rel-{short[p]}", "late", None, p, event="relevant") for p in (P_SPARE, P_WATER)]
+        d += [g(r, f"irr-{short[p]}", "early", "left", p, event="irrelevant") for p in (P_SPARE, P_WATER)]
+        return Design(
+            d, [("profile", "flip", "rel-spare", "rel-water"), ("profile", "general", "irr-spare", "irr-water")]
+        )
+    if archetype in ("events", "events3", "events1", "events4"):
+        profiles = {
+            "events": (P_SPARE, P_WASTE),
+            "events3": (P_SPARE, P_WASTE, P_TIME),
+            "events1": (P_SPARE,),
+            "events4": (P_SPARE, P_WASTE, P_TIME, P_CHEM),
+        }[archetype]
         d = [g(r, f"rel-{short[p]}", "late", None, p, event="relevant") for p in profiles]
         d += [g(r, f"irr-{short[p]}", "early", "left", p, event="irrelevant") for p in profiles]
         pairs = [
@@ -273,8 +293,8 @@ def _process(r: Roles, key: str, profile: str, brush: str | None) -> Draft:
 
 
 def process(r: Roles, archetype: str) -> Design | None:
-    if archetype in ("p_profile3", "p_profile4"):
-        profiles = (P_TIME, P_ENERGY, P_WATER, P_SPARE)[: 3 if archetype == "p_profile3" else 4]
+    if archetype in ("p_profile3", "p_profile4", "p_profile5"):
+        profiles = (P_TIME, P_ENERGY, P_WATER, P_SPARE, P_WASTE)[: int(archetype[-1])]
         d = [_process(r, p.split("_")[0], p, None) for p in profiles]
         pairs = [
             ("profile", "invariant" if {p, q} == {P_TIME, P_ENERGY} else "general", p.split("_")[0], q.split("_")[0])
@@ -342,6 +362,12 @@ def _clean(d: Draft) -> Draft:
 
 
 def rescue(r: Roles, archetype: str) -> Design | None:
+    if archetype in ("clean_profiles3", "clean_profiles4"):
+        profiles = (P_SPARE, P_WATER, P_TIME, P_WASTE)[: int(archetype[-1])]
+        keys = {p: f"clean-{p.split('_')[0]}" for p in profiles}
+        d = [_clean(_rescue(r, keys[p], p)) for p in profiles]
+        pairs = [("profile", "general", keys[p], keys[q]) for i, p in enumerate(profiles) for q in profiles[i + 1:]]
+        return Design(d, pairs)
     if archetype == "clean_pair":
         return Design(
             [_clean(_rescue(r, "clean-spare", P_SPARE)), _clean(_rescue(r, "clean-water", P_WATER))],
@@ -365,6 +391,8 @@ KINDS: dict[str, tuple[tuple[str, ...], Callable[[Roles, str], Design | None]]] 
             "crossed_plus2",
             "crossed_prior",
             "crossed_prof_f",
+            "crossed_inf",
+            "crossed_plus4",
             "hp",
             "hp_f",
             "hp4_plus1",
@@ -372,7 +400,10 @@ KINDS: dict[str, tuple[tuple[str, ...], Callable[[Roles, str], Design | None]]] 
             "events",
             "events3",
             "events1",
+            "events4",
+            "events_f",
             "profile4",
+            "profile5",
             "profile_flip",
             "profile_invariant",
             "hp_infeasible",
@@ -383,8 +414,19 @@ KINDS: dict[str, tuple[tuple[str, ...], Callable[[Roles, str], Design | None]]] 
         guarded,
     ),
     "process_coupling": (
-        ("p_profile3", "p_profile4", "profile_general", "profile_invariant", "hist_irr_profile", "p_single"),
+        (
+            "p_profile3",
+            "p_profile4",
+            "p_profile5",
+            "profile_general",
+            "profile_invariant",
+            "hist_irr_profile",
+            "p_single",
+        ),
         process,
     ),
-    "rescue_item": (("prior_single", "prior_profiles", "clean_pair", "clean_single"), rescue),
+    "rescue_item": (
+        ("prior_single", "prior_profiles", "clean_pair", "clean_single", "clean_profiles3", "clean_profiles4"),
+        rescue,
+    ),
 }
