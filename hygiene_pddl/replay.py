@@ -305,3 +305,23 @@ def replay(inst: Instance, registries: Registries | None = None, *, check: bool 
 
 def time_value(t: Time) -> int | str:
     return int(t) if Fraction(t).denominator == 1 else str(Fraction(t))
+
+
+def happening_fluents(schema: ActionSchema, args: tuple[str, ...], world: World, phase: str) -> tuple[set, set]:
+    """(reads, writes) of one happening: facts, carriers and resources; two coinciding happenings interfere when
+    one writes what the other reads or writes (the mutex check, epsilon ordering, skeleton deordering)."""
+    binding = dict(zip(schema.param_names, args, strict=True))
+    conds = schema.cond_start if phase == "start" else schema.cond_end
+    effs = schema.eff_start if phase == "start" else schema.eff_end
+    reads = {lit.ground(binding).atom for lit in (*conds, *schema.cond_overall)}
+    writes = {lit.ground(binding).atom for lit in effs}
+    for c in schema.contacts:
+        if c.when == phase:
+            for ep in (c.a, c.b):
+                carrier = world.rules.ground(ep, binding)
+                reads.add(("carrier", *carrier))
+                writes.add(("carrier", *carrier))
+    if phase == "end" and schema.treats:
+        writes.add(("carrier", *world.rules.ground(schema.treats.target, binding)))
+    res = set(world.resources_of(schema, binding))
+    return reads | res, writes | res

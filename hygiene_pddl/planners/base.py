@@ -69,12 +69,12 @@ def register(info: PlannerInfo) -> PlannerInfo:
 
 
 def _interfere(reg: Registries, inst: Instance, a: ChosenStep, b: ChosenStep, world: World) -> bool:
-    from hygiene_pddl.validation.instance_level import _fluents
+    from hygiene_pddl.replay import happening_fluents
 
     for pa in ("start", "end"):
         for pb in ("start", "end"):
-            ra, wa = _fluents(reg.actions[a.name], a.args, world, pa)
-            rb, wb = _fluents(reg.actions[b.name], b.args, world, pb)
+            ra, wa = happening_fluents(reg.actions[a.name], a.args, world, pa)
+            rb, wb = happening_fluents(reg.actions[b.name], b.args, world, pb)
             if wa & (rb | wb) or wb & ra:
                 return True
     return False

@@ -71,8 +71,8 @@ from hygiene_pddl.plans.model import Plan, PlanStep
 from hygiene_pddl.plans.parser import parse_plan
 from hygiene_pddl.plans.writer import write_plan
 from hygiene_pddl.registries import Registries, load_registries
-from hygiene_pddl.replay import World, replay
-from hygiene_pddl.validation.instance_level import _fluents, evaluate_plan
+from hygiene_pddl.replay import World, happening_fluents, replay
+from hygiene_pddl.validation.instance_level import evaluate_plan
 
 #: Seconds kept back from the engine's own timeout for reading its plan back (the child starts, reads and
 #: compiles the problem first; the engine gets what is left of the time limit after that, at least MIN_ENGINE).
@@ -440,7 +440,7 @@ def list_schedule(reg: Registries, inst: Instance, actions, happenings) -> list[
         name, args = actions[h[0]]
         reads, writes = set(), set()
         for p in (("start", "end") if h[1] == "whole" else (h[1],)):
-            r, w = _fluents(reg.actions[name], args, world, p)
+            r, w = happening_fluents(reg.actions[name], args, world, p)
             reads |= r
             writes |= w
         return reads, writes

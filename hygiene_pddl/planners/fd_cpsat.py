@@ -27,8 +27,8 @@ from hygiene_pddl.planners.base import ChosenStep, PlannerInfo, PlannerResult, P
 from hygiene_pddl.planners.lexsat import LexSettings, LexStatus, lexsolve
 from hygiene_pddl.plans.parser import parse_plan
 from hygiene_pddl.registries import Registries, load_registries
-from hygiene_pddl.replay import World, replay
-from hygiene_pddl.validation.instance_level import _fluents, evaluate_plan
+from hygiene_pddl.replay import World, happening_fluents, replay
+from hygiene_pddl.validation.instance_level import evaluate_plan
 
 SETTINGS = LexSettings(num_workers=1, random_seed=0, linearization_level=1)
 
@@ -88,7 +88,7 @@ def refine(reg: Registries, inst: Instance, actions, happenings, time_limit: flo
         phases = ("start", "end") if h.phase == "whole" else (h.phase,)
         reads, writes = set(), set()
         for p in phases:
-            r, w = _fluents(reg.actions[name], args, world, p)
+            r, w = happening_fluents(reg.actions[name], args, world, p)
             reads |= r
             writes |= w
         return reads, writes

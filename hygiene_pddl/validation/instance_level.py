@@ -19,7 +19,7 @@ from hygiene_pddl.literals import atom_text
 from hygiene_pddl.plans.model import Plan
 from hygiene_pddl.registries import Registries
 from hygiene_pddl.registries.model import ActionSchema
-from hygiene_pddl.replay import PhysicalInconsistency, World, run_history
+from hygiene_pddl.replay import PhysicalInconsistency, World, happening_fluents, run_history
 
 DEFAULT_TOLERANCE = Fraction(1, 100)
 
@@ -91,25 +91,6 @@ class _Step:
     @property
     def end(self) -> Fraction:
         return self.start + self.duration
-
-
-def _fluents(schema: ActionSchema, args: tuple[str, ...], world: World, phase: str) -> tuple[set, set]:
-    """(reads, writes) of one happening, for the mutex check."""
-    binding = dict(zip(schema.param_names, args, strict=True))
-    conds = schema.cond_start if phase == "start" else schema.cond_end
-    effs = schema.eff_start if phase == "start" else schema.eff_end
-    reads = {lit.ground(binding).atom for lit in (*conds, *schema.cond_overall)}
-    writes = {lit.ground(binding).atom for lit in effs}
-    for c in schema.contacts:
-        if c.when == phase:
-            for ep in (c.a, c.b):
-                carrier = world.rules.ground(ep, binding)
-                reads.add(("carrier", *carrier))
-                writes.add(("carrier", *carrier))
-    if phase == "end" and schema.treats:
-        writes.add(("carrier", *world.rules.ground(schema.treats.target, binding)))
-    res = set(world.resources_of(schema, binding))
-    return reads | res, writes | res
 
 
 def evaluate_plan(
@@ -211,8 +192,8 @@ def evaluate_plan(
             if a[2] == b[2]:
                 continue
             sa, sb = steps[a[2]], steps[b[2]]
-            ra, wa = _fluents(sa.schema, sa.args, world, a[3])
-            rb, wb = _fluents(sb.schema, sb.args, world, b[3])
+            ra, wa = happening_fluents(sa.schema, sa.args, world, a[3])
+            rb, wb = happening_fluents(sb.schema, sb.args, world, b[3])
             if wa & (rb | wb) or wb & ra:
                 return fail(
                     Problem.MUTEX,
