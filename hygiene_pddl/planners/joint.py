@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from hygiene_pddl.costs import DIMENSIONS
+from hygiene_pddl.costs import DIMENSIONS, CostVector
 from hygiene_pddl.hygiene import HygieneRules
 from hygiene_pddl.instances.model import Carrier, Instance
 from hygiene_pddl.literals import Atom
@@ -266,3 +266,17 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
 
 def carriers_of(actions: Iterable[GroundAction]) -> set[Carrier]:
     return {c for a in actions for pair in (*a.contacts_start, *a.contacts_end) for c in pair}
+
+
+def solution(jm: JointModel, res) -> tuple[list, CostVector]:  # noqa: ANN001 - a LexResult
+    """The chosen continuation steps (ongoing pseudo actions left out) and the modelled cost vector."""
+    from hygiene_pddl.planners.base import ChosenStep
+
+    steps = []
+    for j, a in enumerate(jm.actions):
+        if res.boolean_value(jm.used[j]) and not a.name.startswith("ongoing:"):
+            order = sum(k * res.value(v) for k, v in enumerate(jm.start_slot[j]))
+            steps.append(ChosenStep(res.value(jm.start[j]), a.name, a.args, a.duration, order))
+    steps.sort(key=lambda s: (s.start, s.order))
+    values = {**jm.constant_dims, **{d: res.value(e) for d, e in jm.objectives}}
+    return steps, CostVector.from_mapping({d: values[d] for d in DIMENSIONS})

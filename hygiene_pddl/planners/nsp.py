@@ -5,11 +5,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from hygiene_pddl.costs import DIMENSIONS, CostVector
 from hygiene_pddl.instances.model import Instance
-from hygiene_pddl.planners.base import ChosenStep, PlannerInfo, PlannerResult, PlanStatus, plan_text, register
+from hygiene_pddl.planners.base import PlannerInfo, PlannerResult, PlanStatus, plan_text, register
 from hygiene_pddl.planners.grounding import ground_all
-from hygiene_pddl.planners.joint import build_joint_model
+from hygiene_pddl.planners.joint import build_joint_model, solution
 from hygiene_pddl.planners.lexsat import LexSettings, LexStatus, lexsolve
 from hygiene_pddl.registries import Registries, load_registries
 from hygiene_pddl.replay import replay
@@ -70,14 +69,7 @@ class HygieneNSP:
                 timings,
                 tuple(notes),
             )
-        steps = []
-        for j, a in enumerate(jm.actions):
-            if res.boolean_value(jm.used[j]) and not a.name.startswith("ongoing:"):
-                order = sum(k * res.value(v) for k, v in enumerate(jm.start_slot[j]))
-                steps.append(ChosenStep(res.value(jm.start[j]), a.name, a.args, a.duration, order))
-        steps.sort(key=lambda s: (s.start, s.order))
-        values = {**jm.constant_dims, **{d: res.value(e) for d, e in jm.objectives}}
-        cost = CostVector.from_mapping({d: values[d] for d in DIMENSIONS})
+        steps, cost = solution(jm, res)
         text = plan_text(reg, inst, steps, self.name, cost)
         return PlannerResult(
             self.name,

@@ -28,19 +28,7 @@ from typing import Protocol
 
 from ortools.sat.python import cp_model
 
-DIMENSIONS: tuple[str, ...] = (
-    "water",
-    "cleaning_agent",
-    "disinfectant",
-    "replacement_parts",
-    "discarded_items",
-    "solid_waste",
-    "energy",
-    "tool_wear",
-    "active_robot_time",
-    "makespan",
-)
-"""The ten cost dimensions in canonical order (SPEC §2)."""
+from hygiene_pddl.costs import DIMENSIONS  # noqa: E402 - the ten cost dimensions in canonical order (SPEC §2)
 
 
 class _HasValue(Protocol):
