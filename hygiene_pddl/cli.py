@@ -65,6 +65,8 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--planners", default="hygiene-nsp,fd-cpsat", help="comma-separated planner names")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--time-limit", type=float, default=60.0)
+    p.add_argument("--families-per-group", type=int, default=1,
+                   help="bench the first families plus N families per activity group (default 1); 0 = all")
 
 
 @command("demo", "the main job: compare planners on the committed benchmark and print the tables", _demo_args)
@@ -72,7 +74,7 @@ def _demo(args: argparse.Namespace) -> int:
     from hygiene_pddl.bench import run_demo
 
     run_demo(args.out, planners=tuple(args.planners.split(",")), jobs=args.jobs, time_limit=args.time_limit,
-             problems=args.problems)
+             problems=args.problems, families_per_group=args.families_per_group or None)
     return EXIT_OK
 
 
