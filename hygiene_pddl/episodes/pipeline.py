@@ -33,8 +33,10 @@ def _certify_job(args: tuple[str, dict]) -> dict:
             "problem": cert.problem}
 
 
-def certify_all(reg: Registries, episodes: list[Episode], jobs: int, cache: dict, log: Callable = print) -> dict:
-    """Certify every episode not in ``cache`` (keyed by id + public-data digest); returns id → record."""
+def certify_all(reg: Registries, episodes: list[Episode], jobs: int, cache: dict, log: Callable = print,
+                save: Callable[[], None] = lambda: None) -> dict:
+    """Certify every episode not in ``cache`` (keyed by id + public-data digest); returns id → record.
+    ``save`` is called every 25 results, so an interrupted build resumes without losing certified work."""
     todo = []
     for ep in episodes:
         data = ep.public(reg)
@@ -43,9 +45,21 @@ def certify_all(reg: Registries, episodes: list[Episode], jobs: int, cache: dict
             todo.append((key, ep.id, data))
     log(f"certifying {len(todo)} instance(s) ({len(episodes) - len(todo)} cached) with {jobs} process(es)")
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-        for (key, _, _), rec in zip(todo, pool.map(_certify_job, [(i, d) for _, i, d in todo]), strict=True):
+        results = pool.map(_certify_job, [(i, d) for _, i, d in todo])
+        for n, ((key, _, _), rec) in enumerate(zip(todo, results, strict=True), start=1):
             cache[key] = rec
+            if n % 25 == 0 or n == len(todo):
+                save()
+                log(f"  certified {n}/{len(todo)}")
     return {ep.id: cache[f"{ep.id}:{hash_data(ep.public(reg))}"] for ep in episodes}
+
+
+def _save(cache_file: Path | None, cache: dict) -> None:
+    if cache_file:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps(cache, sort_keys=True))
+        tmp.replace(cache_file)
 
 
 def hash_data(data: dict) -> str:
@@ -126,10 +140,7 @@ def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, l
         choice = compose(cands, fixed, banned=banned)
         chosen = [c for c in cands if choice.get(c.family) == c.archetype]
         episodes = [ep for c in chosen for ep in c.episodes]
-        certs = certify_all(reg, episodes, jobs, cache, log)
-        if cache_file:
-            cache_file.parent.mkdir(parents=True, exist_ok=True)
-            cache_file.write_text(json.dumps(cache, sort_keys=True))
+        certs = certify_all(reg, episodes, jobs, cache, log, save=lambda: _save(cache_file, cache))
         failures = admission(reg, chosen, certs)
         log(f"round {round_}: {len(chosen)} designs, {len(episodes)} instances, {len(failures)} rejected")
         for (fam, arch), why in sorted(failures.items()):
