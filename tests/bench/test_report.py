@@ -54,8 +54,8 @@ def rec(planner: str, iid: str, status: str = "plan", valid: bool | None = True,
 #   WW        safe optimal                 1 1   (none)
 # alpha: SR 5/8, OSR 4/8; easy 2/2 2/2; moderate 2/4 1/4; hard 1/2 1/2; PS general 0 (TW), flip 0 (WS),
 #        invariant 0 (CT); HC relevant 0/2 (WS, TW fail), irrelevant 1/1, HC* irrelevant 1/1; events relevant
-#        SR 1/2 OSR 1/2, irrelevant SR 1/2 OSR 1/2; failures 4 optimal, 1 no plan, 1 incorrect rejection, 1 invalid, 1 safe
-#        non-optimal (makespan).
+#        SR 1/2 OSR 1/2, irrelevant SR 1/2 OSR 1/2; failures 4 optimal, 1 no plan, 1 incorrect rejection,
+#        1 invalid, 1 safe non-optimal (makespan).
 # beta:  SR 2/8, OSR 2/8; failures 2 optimal, 6 no plan; HC irrelevant 0/1.
 # projection study (alpha on BL): full 2.0 s, projected 1.0 s, same status and cost -> reduction 50 %.
 CE_COST = {**opt(CE), "makespan": opt(CE)["makespan"] + 1}

@@ -19,9 +19,10 @@ from hygiene_pddl.planners.nsp import HygieneNSP
 from hygiene_pddl.plans.parser import parse_plan
 from hygiene_pddl.registries import load_registries
 from hygiene_pddl.validation.instance_level import evaluate_plan
+from tests.benchmark_files import instances as first_family_instances
 
 ROOT = Path(__file__).resolve().parents[2]
-INSTANCES = sorted(p for p in (ROOT / "problems").glob("*/*.json") if not p.name.endswith(".reference.json"))
+INSTANCES = first_family_instances()
 SPOON = ROOT / "problems" / "spoon_fruit" / "spoon_fruit-wash_then_touch-water_first.json"
 COCOA = ROOT / "problems" / "hot_cocoa" / "hot_cocoa-time_first.json"
 REG = load_registries()

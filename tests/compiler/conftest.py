@@ -7,7 +7,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def instance_paths() -> list[Path]:
-    return sorted(p for p in (ROOT / "problems").glob("*/*.json") if not p.name.endswith(".reference.json"))
+    from tests.benchmark_files import instances
+
+    return instances()
 
 
 @pytest.fixture(autouse=True)

@@ -18,6 +18,7 @@ from hygiene_pddl.instances import load_instance
 from hygiene_pddl.instances.loader import instance_from_data
 from hygiene_pddl.replay import replay
 from hygiene_pddl.replay_view import replay_json, replay_text
+from tests.benchmark_files import instances as first_family_instances
 
 from .helpers import DATA_DIR, PROBLEMS, make_world, read_json, state
 
@@ -49,7 +50,7 @@ CARRIERS = sorted(
         for r in RAW["task_sources"]["object_types"][t]["regions"]
     ]
 )
-INSTANCES = sorted(p for p in PROBLEMS.glob("*/*.json") if not p.name.endswith(".reference.json"))
+INSTANCES = first_family_instances()
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

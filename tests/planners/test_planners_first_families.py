@@ -15,9 +15,10 @@ from hygiene_pddl.plans.parser import parse_plan
 from hygiene_pddl.registries import load_registries
 from hygiene_pddl.validation.instance_level import evaluate_plan
 from hygiene_pddl.validation.pddl_level import validate_files
+from tests.benchmark_files import instances as first_family_instances
 
 ROOT = Path(__file__).resolve().parents[2]
-INSTANCES = sorted(p for p in (ROOT / "problems").glob("*/*.json") if not p.name.endswith(".reference.json"))
+INSTANCES = first_family_instances()
 REG = load_registries()
 
 

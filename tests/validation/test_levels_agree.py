@@ -16,10 +16,11 @@ from hygiene_pddl.plans.writer import write_plan
 from hygiene_pddl.registries import load_registries
 from hygiene_pddl.validation.instance_level import evaluate_plan
 from hygiene_pddl.validation.pddl_level import PddlValidator
+from tests.benchmark_files import instances as first_family_instances
 
 ROOT = Path(__file__).resolve().parents[2]
 REG = load_registries()
-INSTANCES = sorted(p for p in (ROOT / "problems").glob("*/*.json") if not p.name.endswith(".reference.json"))
+INSTANCES = first_family_instances()
 EPS = Fraction(1, 100)
 
 

@@ -1,0 +1,28 @@
+"""Which committed benchmark files a test runs over.
+
+The hand-checked first families are covered in full everywhere; tests that are expensive per instance (real
+planners, unified-planning round trips) take one instance per family of the full benchmark, so the suite stays
+within its time budget on two cores.
+"""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PROBLEMS = ROOT / "problems"
+FIRST_FAMILIES = ("bowl_to_sink", "hot_cocoa", "spoon_fruit")
+
+
+def instances(families=FIRST_FAMILIES) -> list[Path]:
+    """Public instance files of the given families (default: the first families)."""
+    return sorted(p for f in families for p in (PROBLEMS / f).glob("*.json")
+                  if not p.name.endswith(".reference.json"))
+
+
+def one_per_family() -> list[Path]:
+    """The first instance (by name) of every family, plus every first-family instance."""
+    out = set(instances())
+    for folder in sorted(p for p in PROBLEMS.iterdir() if p.is_dir()):
+        found = sorted(p for p in folder.glob("*.json") if not p.name.endswith(".reference.json"))
+        if found:
+            out.add(found[0])
+    return sorted(out)
