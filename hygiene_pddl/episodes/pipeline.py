@@ -119,9 +119,11 @@ def admission(reg: Registries, chosen: list[Candidate], certs: dict) -> dict[tup
                 break
         if (cand.family, cand.archetype) in failures:
             continue
+        prior = {ep.id for ep in cand.episodes if ep.reference["design"]["prior_violation"]}
         for ep in cand.episodes:
             for p in ep.reference["design"]["pairs"]:
-                if ep.id < p["with"]:
+                # pairs with a prior-violation member are ineligible (paper eqs. 3-4): no behavioural claim
+                if ep.id < p["with"] and not {ep.id, p["with"]} & prior:
                     why = admit_pair(reg, p["kind"], p["label"], (insts[ep.id], certified[ep.id]),
                                      (insts[p["with"]], certified[p["with"]]))
                     if why:
