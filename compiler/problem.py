@@ -170,8 +170,7 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
                     init.add(f"(unsafe {hazard_name(h)} {xs} {ys})")
     for a in fd.actions:
         if a.treats:
-            for g in reg.grippers:
-                target = (g, a.treats.target.part)
+            for target in _endpoint_domain(reg, rules, a, a.treats.target):
                 for h in fd.hazards:
                     if rules.removes(a.treats.treatment, target, h):
                         carrier = names[("carrier", *target)]
