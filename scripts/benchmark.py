@@ -6,6 +6,7 @@ Sections (``--sections``, comma-separated; default all):
               build and solve; hygiene-nsp by plan size (<=10 actions, ~20 actions targets)
   validation  batch validation throughput (plans/s, one process) and single-plan CLI latency
   build       time to regenerate (and check) the whole committed benchmark
+  certify     (opt-in, minutes) time to compose, certify by two methods and admit the whole benchmark
   bench       whole-benchmark wall time of `hygiene-pddl bench` (isolated planner calls, both validators)
               at --jobs 1 and --jobs 2, and the ratio
 """
@@ -31,8 +32,16 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, max(0, round(q * (len(values) - 1))))]
 
 
+SAMPLE: int | None = 1  # families per activity group (plus the first families); None = every instance
+
+
 def instances() -> list[Path]:
-    return sorted(p for p in (ROOT / "problems").glob("*/*.json") if not p.name.endswith(".reference.json"))
+    """The committed instances the planner and bench sections run on (``--families-per-group``)."""
+    if SAMPLE is None:
+        return sorted(p for p in (ROOT / "problems").glob("*/*.json") if not p.name.endswith(".reference.json"))
+    from hygiene_pddl.bench.demo import sample_instances
+
+    return sample_instances(ROOT / "problems", SAMPLE)
 
 
 def bench_planners(repeat: int, names: list[str]) -> dict[str, dict]:
@@ -117,10 +126,20 @@ def bench_wall(names: list[str], time_limit: float) -> dict[int, dict]:
     out = {}
     for jobs in (1, 2):
         with tempfile.TemporaryDirectory() as tmp:
-            s = run_bench(BenchConfig(names, [ROOT / "problems"], Path(tmp), jobs=jobs, time_limit=time_limit,
+            s = run_bench(BenchConfig(names, instances(), Path(tmp), jobs=jobs, time_limit=time_limit,
                                       progress=False))
         out[jobs] = {"runs": s.ran, "wall": s.wall, "failures": s.failures, "statuses": s.statuses}
     return out
+
+
+def bench_certify(jobs: int) -> dict:
+    """Compose, certify (two methods) and admit the whole benchmark from scratch (no cache)."""
+    from hygiene_pddl.episodes.pipeline import full_build
+    from hygiene_pddl.registries import load_registries
+
+    t = time.perf_counter()
+    manifest = full_build(load_registries(), jobs=jobs, cache_file=None, log=lambda *_: None)
+    return {"instances": len(manifest["references"]), "seconds": time.perf_counter() - t, "jobs": jobs}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,11 +147,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sections", default="planners,validation,build,bench")
     ap.add_argument("--repeat", type=int, default=3, help="solves per instance / validations per plan")
     ap.add_argument("--planners", default="hygiene-nsp,fd-cpsat")
+    ap.add_argument("--families-per-group", type=int, default=1,
+                    help="planners/bench sections: the first families plus N families per activity group; 0 = all")
+    ap.add_argument("--certify-jobs", type=int, default=2, help="processes for the certify section")
     args = ap.parse_args(argv)
+    global SAMPLE
+    SAMPLE = args.families_per_group or None
     sections = args.sections.split(",")
     if "planners" in sections:
         res = bench_planners(args.repeat, args.planners.split(","))
-        print("## planners (seconds per instance, committed instances)")
+        print(f"## planners (seconds per instance, {len(instances())} committed instances)")
         print("| planner | runs | median total | p95 total | median build | median solve | p95 build | "
               "p95 solve | max steps |")
         print("|---|---|---|---|---|---|---|---|---|")
@@ -160,10 +184,15 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['check_seconds']:.3f} s; stale: {r['stale']}")
     if "bench" in sections:
         r = bench_wall(args.planners.split(","), 60)
-        print(f"\n## bench (whole committed benchmark, {args.planners}, time limit 60 s)")
+        print(f"\n## bench ({len(instances())} committed instances, {args.planners}, time limit 60 s)")
         for jobs, x in r.items():
             print(f"--jobs {jobs}: {x['runs']} runs in {x['wall']:.1f} s ({x['failures']} failed; {x['statuses']})")
         print(f"--jobs 1 / --jobs 2 wall time = {r[1]['wall'] / r[2]['wall']:.2f}x")
+    if "certify" in sections:
+        r = bench_certify(args.certify_jobs)
+        print(f"\n## certify (compose, two-method certification, admission; {r['jobs']} processes, no cache)")
+        per = r["seconds"] / r["instances"]
+        print(f"{r['instances']} instances in {r['seconds']:.1f} s = {per:.2f} s per instance")
     return 0
 
 
