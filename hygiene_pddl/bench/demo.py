@@ -18,7 +18,8 @@ def default_problems() -> Path:
 
 def sample_instances(problems: Path, families_per_group: int) -> list[Path]:
     """A deterministic sample of the committed benchmark: every instance of the first families plus every
-    instance of the first ``families_per_group`` families (by name) of each activity group."""
+    instance of the first ``families_per_group`` families (by name) of each activity group (0: the first
+    families alone)."""
     from hygiene_pddl.episodes.index import load_index
 
     index = load_index(problems)

@@ -80,7 +80,7 @@ class BenchSummary:
 
 
 def _instance_files_in(folder: Path) -> list[Path]:
-    files = [p for p in folder.glob("*.json") if not p.name.endswith(".reference.json")]
+    files = [p for p in folder.glob("*.json") if not p.name.endswith(".reference.json") and p.name != "MANIFEST.json"]
     if not files:  # a benchmark root: problems/<family>/<id>.json
         files = [p for p in folder.glob("*/*.json") if not p.name.endswith(".reference.json")]
     return files

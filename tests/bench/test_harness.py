@@ -17,7 +17,7 @@ from hygiene_pddl import cli
 from hygiene_pddl.bench import BenchConfig, ResultStore, read_results, resolve_instances, run_bench
 from hygiene_pddl.errors import InputError
 from hygiene_pddl.metrics import ResultRecord
-from tests.bench.common import PLUGIN, PROBLEMS, ROOT
+from tests.bench.common import FIRST, PLUGIN, PROBLEMS, ROOT
 
 SPOON = sorted(p for p in (PROBLEMS / "spoon_fruit").glob("*.json") if not p.name.endswith(".reference.json"))
 VOLATILE = ("wall", "timings", "notes")  # measured times, and notes that may quote them
@@ -36,6 +36,8 @@ def _stable(record: dict) -> dict:
 
 def test_instances_from_files_folders_and_globs():
     every = resolve_instances([PROBLEMS])
+    assert len(every) == 624 and all(p.name != "MANIFEST.json" for p in every)
+    every = resolve_instances(FIRST)
     assert len(every) == 8 and all(not p.name.endswith(".reference.json") for p in every)
     assert resolve_instances([PROBLEMS / "spoon_fruit"]) == resolve_instances([str(PROBLEMS / "spoon_fruit/*.json")])
     one = PROBLEMS / "hot_cocoa" / "hot_cocoa-time_first.json"
@@ -66,7 +68,7 @@ def test_every_plan_is_saved_and_checked_at_both_levels(nsp_bench):
     out, summary = nsp_bench
     assert (summary.total, summary.ran, summary.failures) == (8, 8, 0)
     records = _records(out)
-    assert sorted(r["instance"] for r in records) == sorted(p.stem for p in resolve_instances([PROBLEMS]))
+    assert sorted(r["instance"] for r in records) == sorted(p.stem for p in resolve_instances(FIRST))
     for r in records:
         ResultRecord.from_dict(r)  # the metrics' contract
         assert (r["status"], r["valid"], r["pddl_valid"], r["optimal"], r["run"]) == ("plan", True, True, True, 1)
@@ -81,7 +83,7 @@ def test_every_plan_is_saved_and_checked_at_both_levels(nsp_bench):
 def test_a_finished_bench_reruns_nothing(nsp_bench):
     out, _ = nsp_bench
     before = (out / "results.jsonl").read_bytes()
-    summary = run_bench(BenchConfig(["hygiene-nsp"], [PROBLEMS], out, jobs=2, time_limit=30, progress=False))
+    summary = run_bench(BenchConfig(["hygiene-nsp"], FIRST, out, jobs=2, time_limit=30, progress=False))
     assert (summary.total, summary.skipped, summary.ran) == (8, 8, 0)
     assert (out / "results.jsonl").read_bytes() == before
 

@@ -196,6 +196,7 @@ def test_run_demo_reuses_finished_runs(nsp_bench, tmp_path, capsys):
     results, _ = nsp_bench
     shutil.copytree(results, tmp_path / "demo")
     report = run_demo(tmp_path / "demo", planners=("hygiene-nsp",), jobs=2, time_limit=30, problems=PROBLEMS,
+                      families_per_group=0,
                       progress=False)
     out = capsys.readouterr().out
     assert "8 runs (8 reused" in out and "100.0% (8/8)" in out
