@@ -18,7 +18,7 @@ demo: $(STAMP)
 	$(PY) -m hygiene_pddl demo
 
 test: $(STAMP)
-	$(PY) -m pytest -n 2 tests
+	$(PY) -m pytest -q -n 2 tests
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check hygiene_pddl compiler scripts tests
