@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -129,23 +128,16 @@ class Bar:
 
 
 def plan_bars(reg, inst, plan) -> list[Bar]:
-    """Bars of a parsed plan in registry terms: one per occupied gripper, appliance or capacity."""
-    from compiler.steps import StepMapper
-    from hygiene_pddl.replay import World
+    """Bars of a parsed plan in registry terms, one per occupied gripper, appliance or capacity, taken from the
+    instance-level evaluation's schedule (the one place that maps PDDL steps back to registry actions)."""
+    from hygiene_pddl.validation.instance_level import evaluate_plan
 
-    mapper = StepMapper(reg, inst)
-    world = World.initial(reg, inst)
     bars = []
-    for i, step in enumerate(plan.steps):
-        name, args = mapper.from_pddl(step.action, step.args)
-        schema = reg.actions[name]
-        binding = dict(zip(schema.param_names, args, strict=True))
-        start = float(step.time if step.time is not None else Fraction(i))
-        end = start + float(step.duration or 0)
-        label = f"{i + 1}. {name} " + " ".join(a for a in args if a not in ("left", "right"))
-        lanes = world.resources_of(schema, binding) or ["(no resource)"]
-        for lane in lanes:
-            bars.append(Bar(lane, start, end, label.strip(), schema.treats is not None))
+    for index, text, start, end, lanes in evaluate_plan(reg, inst, plan).schedule:
+        name, *args = text.strip("()").split()
+        label = f"{index + 1}. {name} " + " ".join(a for a in args if a not in reg.grippers)
+        for lane in lanes or ("(no resource)",):
+            bars.append(Bar(lane, float(start), float(end), label.strip(), reg.actions[name].treats is not None))
     return bars
 
 

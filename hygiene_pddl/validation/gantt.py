@@ -20,7 +20,7 @@ def draw_gantt(report: InstanceReport, path: Path | str, title: str | None = Non
         for lane in res:
             if lane not in lanes:
                 lanes.append(lane)
-    lanes = sorted(lanes, key=lambda x: (x not in ("left", "right"), x)) or ["(no lane)"]
+    lanes = sorted(lanes, key=lambda x: (not x.startswith("gripper:"), x)) or ["(no lane)"]
     fig, ax = plt.subplots(figsize=(10, 1.6 + 0.7 * len(lanes) + 0.16 * len(report.schedule)))
     colors = plt.get_cmap("tab20")
     for k, (index, _text, start, end, res) in enumerate(report.schedule):
@@ -30,8 +30,8 @@ def draw_gantt(report: InstanceReport, path: Path | str, title: str | None = Non
             ax.text(float(start) + 0.05, y, f"{index + 1}", va="center", fontsize=8, fontweight="bold")
     for time, sign, carrier, hazard, _step in report.contamination_log:
         owner, part = carrier
-        if owner in lanes:
-            y = lanes.index(owner) + 0.35
+        if f"gripper:{owner}" in lanes:
+            y = lanes.index(f"gripper:{owner}") + 0.35
             ax.annotate(f"{sign}{hazard} ({part})", (float(time), y), fontsize=6,
                         color="darkred" if sign == "+" else "darkgreen")
             ax.plot(float(time), y - 0.05, marker="^" if sign == "+" else "v",
@@ -41,7 +41,7 @@ def draw_gantt(report: InstanceReport, path: Path | str, title: str | None = Non
             lane = next((r[4][0] for r in report.schedule if r[0] == f.step and r[4]), lanes[0])
             ax.plot(float(f.time), lanes.index(lane), marker="X", markersize=14, color="red")
             ax.annotate("violation", (float(f.time), lanes.index(lane) - 0.4), color="red", fontsize=8)
-    ax.set_yticks(range(len(lanes)), lanes)
+    ax.set_yticks(range(len(lanes)), [lane.replace("gripper:", "").replace(":", " ") for lane in lanes])
     ax.set_xlabel("TU after the decision time")
     ax.invert_yaxis()
     verdict = "valid" if report.valid else "INVALID"

@@ -286,7 +286,7 @@ def _schedule(steps: list[_Step], world: World, t0: int) -> tuple:
     out = []
     for st in steps:
         binding = dict(zip(st.schema.param_names, st.args, strict=True))
-        lanes = tuple(r.split(":", 1)[1] for r in world.resources_of(st.schema, binding))
+        lanes = tuple(world.resources_of(st.schema, binding))  # "gripper:left", "appliance:stove", "capacity:sink"
         out.append((st.index, "(" + " ".join((st.schema.name, *st.args)) + ")", st.start - t0, st.end - t0, lanes))
     return tuple(out)
 
