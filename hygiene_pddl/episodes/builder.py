@@ -8,14 +8,13 @@ groups, event contrasts, prior violations and infeasible continuations all equal
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
 from hygiene_pddl.episodes.features import features, tier
-from hygiene_pddl.episodes.kinds import KINDS, Design, Draft, Roles
+from hygiene_pddl.episodes.kinds import KINDS, Design, Roles
 from hygiene_pddl.episodes.writer import Episode
 from hygiene_pddl.errors import InputError
 from hygiene_pddl.instances.loader import instance_from_data
@@ -168,10 +167,3 @@ def compose(cands: list[Candidate], fixed: dict[str, int], targets: dict = TARGE
 
 
 KINDS_ORDER = {a: i for _, (archs, _) in KINDS.items() for i, a in enumerate(archs)}
-
-
-def summary(cands: list[Candidate]) -> str:
-    return json.dumps({f"{c.family}/{c.archetype}": c.contribution for c in cands}, indent=1)
-
-
-__all__ = ["TARGETS", "Candidate", "candidates", "compose", "realise", "Draft"]
