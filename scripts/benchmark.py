@@ -81,8 +81,10 @@ def bench_validation(repeat: int) -> dict:
     jobs = []
     for path in instances():
         inst = load_instance(path, reg)
-        text = HygieneNSP().solve(inst, 60, reg).plan_text
-        jobs.append((ROOT / "domains" / f"{inst.family}.pddl", path.with_name(path.stem + ".pddl"), text))
+        result = HygieneNSP().solve(inst, 60, reg)
+        if result.steps:  # proved-infeasible instances have no plan to validate
+            jobs.append((ROOT / "domains" / f"{inst.family}.pddl", path.with_name(path.stem + ".pddl"),
+                         result.plan_text))
     n_plans = 0
     t0 = time.perf_counter()
     for domain_path, problem_path, text in jobs:
