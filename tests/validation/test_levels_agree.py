@@ -78,12 +78,16 @@ def test_pddl_and_instance_levels_agree(validators, path, name, steps):
         assert report.valid and report.optimal
 
 
-def _up_verdict(path: Path, plan) -> bool:
+def _up_verdict(path: Path, plan, validator: str = "up_time_triggered_validator") -> bool:
     from unified_planning.io import PDDLReader
     from unified_planning.plans import ActionInstance, TimeTriggeredPlan
     from unified_planning.shortcuts import PlanValidator, get_environment
 
     get_environment().credits_stream = None
+    if validator == "kairos-val":
+        import up_kairos
+
+        up_kairos.register()
     inst = load_instance(path, REG)
     problem = PDDLReader().parse_problem(str(ROOT / "domains" / f"{inst.family}.pddl"),
                                          str(path.with_name(path.stem + ".no-total-time.pddl")))
@@ -92,7 +96,7 @@ def _up_verdict(path: Path, plan) -> bool:
              for s in plan.steps]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with PlanValidator(name="up_time_triggered_validator") as v:
+        with PlanValidator(name=validator) as v:
             return v.validate(problem, TimeTriggeredPlan(timed)).status.name == "VALID"
 
 
@@ -105,6 +109,7 @@ UP_SKIP = ("at_end", "end_half_eps")
 @pytest.mark.parametrize("path,name,steps", [c for c in CASES if not c[1].startswith(UP_SKIP)
                                              and c[0].parent.name == "spoon_fruit"],
                          ids=lambda x: x.stem if isinstance(x, Path) else (x if isinstance(x, str) else ""))
-def test_unified_planning_agrees_where_it_applies(validators, path, name, steps):
+@pytest.mark.parametrize("validator", ["up_time_triggered_validator", "kairos-val"])
+def test_unified_planning_agrees_where_it_applies(validators, path, name, steps, validator):
     plan = parse_plan(write_plan(replace(parse_plan(""), steps=tuple(steps))))
-    assert validators[path].validate(plan).valid == _up_verdict(path, plan), name
+    assert validators[path].validate(plan).valid == _up_verdict(path, plan, validator), name
