@@ -40,6 +40,30 @@ class JointModel:
     tie_break: cp_model.LinearExprT
     slots: int
     fluents: list[Fluent] = field(default_factory=list)
+    upper: dict[str, int] = field(default_factory=dict)  # an upper bound of every objective
+
+    def grouped_objectives(self, limit: int = 2**31) -> list[tuple[str, cp_model.LinearExprT]]:
+        """Consecutive objectives merged into exact weighted stages while the product of (bound + 1) stays
+        under ``limit``: w_i = prod_{j>i in the group} (U_j + 1) orders a group lexicographically, so one proved
+        optimum of the group is the proved optimum of each of its stages in turn (paper eq. 6)."""
+        groups: list[list[tuple[str, cp_model.LinearExprT]]] = []
+        span = limit
+        for name, expr in self.objectives:
+            width = self.upper[name] + 1
+            if groups and span * width < limit:
+                groups[-1].append((name, expr))
+                span *= width
+            else:
+                groups.append([(name, expr)])
+                span = width
+        out = []
+        for group in groups:
+            weight, terms = 1, []
+            for name, expr in reversed(group):
+                terms.append(weight * expr)
+                weight *= self.upper[name] + 1
+            out.append(("+".join(n for n, _ in group), sum(terms) if len(terms) > 1 else group[0][1]))
+        return out
 
 
 def contamination_fluents(rules: HygieneRules, actions: Iterable[GroundAction], state: ReplayResult,
@@ -247,21 +271,23 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
     for j, a in enumerate(actions):
         if j not in fixed_at:
             m.add(makespan >= start[j] + a.duration).only_enforce_if(used[j])
-    objectives, constant = [], {}
+    objectives, constant, upper = [], {}, {}
     for dim in inst.profile.order:
         if dim == "makespan":
             objectives.append((dim, makespan))
+            upper[dim] = horizon
             continue
         coefs = [(used[j], a.cost(dim)) for j, a in enumerate(actions) if a.cost(dim)]
         if coefs:
             objectives.append((dim, sum(c * v for v, c in coefs)))
+            upper[dim] = sum(c for _, c in coefs)
         else:
             constant[dim] = 0
     tie = sum(start) + sum(k * ys[j][k] for j in range(n) for k in range(n_slots))
     n_plan = n - len(pending)
     assert set(constant) | {d for d, _ in objectives} == set(DIMENSIONS)
     del n_plan
-    return JointModel(m, actions, used, start, ys, objectives, constant, tie, n_slots, fluents)
+    return JointModel(m, actions, used, start, ys, objectives, constant, tie, n_slots, fluents, upper)
 
 
 def carriers_of(actions: Iterable[GroundAction]) -> set[Carrier]:

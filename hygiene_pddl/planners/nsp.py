@@ -25,6 +25,7 @@ class HygieneNSP:
     max_actions: int = 6
     project: bool = True
     focus: bool = True
+    group_stages: bool = True  # exact weighted stages for consecutive small dimensions (JointModel.grouped_objectives)
     name: str = "hygiene-nsp"
 
     def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:
@@ -35,10 +36,11 @@ class HygieneNSP:
         actions = ground_all(reg, inst, state, focus=self.focus)
         jm = build_joint_model(reg, inst, state, actions, self.max_actions, self.project)
         t_build = time.perf_counter() - t0
-        lower = {d: 0 for d, _ in jm.objectives}
+        stages = jm.grouped_objectives() if self.group_stages else jm.objectives
+        lower = {d: 0 for d, _ in stages}
         res = lexsolve(
             jm.model,
-            jm.objectives,
+            stages,
             time_limit=max(0.05, time_limit - t_build),
             tie_break=jm.tie_break,
             settings=SETTINGS,
@@ -49,8 +51,10 @@ class HygieneNSP:
             actions = ground_all(reg, inst, state, focus=False)
             jm = build_joint_model(reg, inst, state, actions, self.max_actions, self.project)
             left = max(0.05, time_limit - (time.perf_counter() - t0))
+            stages = jm.grouped_objectives() if self.group_stages else jm.objectives
+            lower = {d: 0 for d, _ in stages}
             res = lexsolve(
-                jm.model, jm.objectives, time_limit=left, tie_break=jm.tie_break, settings=SETTINGS, lower_bounds=lower
+                jm.model, stages, time_limit=left, tie_break=jm.tie_break, settings=SETTINGS, lower_bounds=lower
             )
         total = time.perf_counter() - t0
         timings = (("build", t_build), ("solve", total - t_build), ("total", total))
