@@ -42,13 +42,16 @@ class JointModel:
     fluents: list[Fluent] = field(default_factory=list)
     upper: dict[str, int] = field(default_factory=dict)  # an upper bound of every objective
 
-    def grouped_objectives(self, limit: int = 2**31) -> list[tuple[str, cp_model.LinearExprT]]:
+    def grouped_objectives(self, limit: int = 2**31, with_tie_break: bool = False
+                           ) -> list[tuple[str, cp_model.LinearExprT]]:
         """Consecutive objectives merged into exact weighted stages while the product of (bound + 1) stays
         under ``limit``: w_i = prod_{j>i in the group} (U_j + 1) orders a group lexicographically, so one proved
-        optimum of the group is the proved optimum of each of its stages in turn (paper eq. 6)."""
+        optimum of the group is the proved optimum of each of its stages in turn (paper eq. 6). With
+        ``with_tie_break`` the tie-break is the last member (it then joins the last group when it fits)."""
         groups: list[list[tuple[str, cp_model.LinearExprT]]] = []
         span = limit
-        for name, expr in self.objectives:
+        items = list(self.objectives) + ([("tie_break", self.tie_break)] if with_tie_break else [])
+        for name, expr in items:
             width = self.upper[name] + 1
             if groups and span * width < limit:
                 groups[-1].append((name, expr))
@@ -284,6 +287,7 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
         else:
             constant[dim] = 0
     tie = sum(start) + sum(k * ys[j][k] for j in range(n) for k in range(n_slots))
+    upper["tie_break"] = n * horizon + n * (n_slots - 1)
     n_plan = n - len(pending)
     assert set(constant) | {d for d, _ in objectives} == set(DIMENSIONS)
     del n_plan

@@ -28,6 +28,15 @@ class HygieneNSP:
     group_stages: bool = True  # exact weighted stages for consecutive small dimensions (JointModel.grouped_objectives)
     name: str = "hygiene-nsp"
 
+    def _stages(self, jm) -> tuple[list, object]:  # noqa: ANN001
+        """The lexicographic stages and the separate tie-break (None when it joined the last group)."""
+        if not self.group_stages:
+            return jm.objectives, jm.tie_break
+        stages = jm.grouped_objectives(with_tie_break=True)
+        if stages[-1][0] == "tie_break":
+            return stages[:-1], jm.tie_break
+        return stages, None
+
     def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:
         reg = reg or load_registries()
         t0 = time.perf_counter()
@@ -36,13 +45,13 @@ class HygieneNSP:
         actions = ground_all(reg, inst, state, focus=self.focus)
         jm = build_joint_model(reg, inst, state, actions, self.max_actions, self.project)
         t_build = time.perf_counter() - t0
-        stages = jm.grouped_objectives() if self.group_stages else jm.objectives
+        stages, tie = self._stages(jm)
         lower = {d: 0 for d, _ in stages}
         res = lexsolve(
             jm.model,
             stages,
             time_limit=max(0.05, time_limit - t_build),
-            tie_break=jm.tie_break,
+            tie_break=tie,
             settings=SETTINGS,
             lower_bounds=lower,
         )
@@ -51,11 +60,9 @@ class HygieneNSP:
             actions = ground_all(reg, inst, state, focus=False)
             jm = build_joint_model(reg, inst, state, actions, self.max_actions, self.project)
             left = max(0.05, time_limit - (time.perf_counter() - t0))
-            stages = jm.grouped_objectives() if self.group_stages else jm.objectives
+            stages, tie = self._stages(jm)
             lower = {d: 0 for d, _ in stages}
-            res = lexsolve(
-                jm.model, stages, time_limit=left, tie_break=jm.tie_break, settings=SETTINGS, lower_bounds=lower
-            )
+            res = lexsolve(jm.model, stages, time_limit=left, tie_break=tie, settings=SETTINGS, lower_bounds=lower)
         total = time.perf_counter() - t0
         timings = (("build", t_build), ("solve", total - t_build), ("total", total))
         if not res.found:
