@@ -72,18 +72,33 @@ def _bindings(reg: Registries, inst: Instance, schema: ActionSchema) -> Iterable
             yield dict(zip(schema.param_names, values, strict=True))
 
 
+@dataclass(frozen=True)
+class _Statics:
+    """What grounding reads many times per instance: static facts, static predicates, carriers."""
+
+    facts: frozenset[Atom]
+    predicates: frozenset[str]
+    carriers: frozenset
+
+
+def _statics(reg: Registries, inst: Instance, rules: HygieneRules) -> _Statics:
+    return _Statics(frozenset(static_facts(reg, dict(inst.objects))),
+                    frozenset({"graspable"} | {p for ty in reg.object_types.values() for p in ty.static}),
+                    frozenset(rules.carriers()))
+
+
 def ground(reg: Registries, inst: Instance, schema: ActionSchema, binding: dict[str, str],
-           rules: HygieneRules) -> GroundAction | None:
+           rules: HygieneRules, statics: _Statics | None = None) -> GroundAction | None:
     """One ground action, or None when a static condition or a region binding rules it out."""
-    statics = static_facts(reg, dict(inst.objects))
-    static_preds = {"graspable"} | {p for ty in reg.object_types.values() for p in ty.static}
+    ctx = statics or _statics(reg, inst, rules)
+    statics_facts, static_preds = ctx.facts, ctx.predicates
     conds: dict[str, list[Cond]] = {}
     for key, lits in (("start", schema.cond_start), ("overall", schema.cond_overall), ("end", schema.cond_end)):
         out = []
         for lit in lits:
             g = lit.ground(binding)
             if g.predicate in static_preds:
-                if (g.atom in statics) != g.positive:
+                if (g.atom in statics_facts) != g.positive:
                     return None
                 continue
             out.append((g.atom, g.positive))
@@ -95,7 +110,7 @@ def ground(reg: Registries, inst: Instance, schema: ActionSchema, binding: dict[
                      if schema.treats else None)
     except ValueError:
         return None
-    carriers = set(rules.carriers())
+    carriers = ctx.carriers
     if any(x not in carriers or y not in carriers or x == y for w in contacts.values() for x, y in w):
         return None
     res = resource_fluents(schema, binding)
@@ -132,24 +147,27 @@ def ground_all(reg: Registries, inst: Instance, state: ReplayResult, focus: bool
     """
     rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
     candidates = []
+    ctx = _statics(reg, inst, rules)
     for name in sorted(inst.actions):
         schema = reg.actions[name]
         for binding in _bindings(reg, inst, schema):
-            ga = ground(reg, inst, schema, binding, rules)
+            ga = ground(reg, inst, schema, binding, rules, ctx)
             if ga is not None:
                 candidates.append(ga)
     # forward relaxed reachability (positive conditions only)
     reached = set(initial_fluents(reg, inst, state)) | {a for rec in state.ongoing for a in _end_adds(reg, rec)}
     usable: list[GroundAction] = []
+    done: set[int] = set()
     changed = True
     while changed:
         changed = False
-        for ga in candidates:
-            if ga in usable:
+        for i, ga in enumerate(candidates):
+            if i in done:
                 continue
             needs = [a for a, pos in (*ga.cond_start, *ga.cond_overall, *ga.cond_end) if pos]
             if all(a in reached for a in needs):
                 usable.append(ga)
+                done.add(i)
                 for a, pos in (*ga.eff_start, *ga.eff_end):
                     if pos and a not in reached:
                         reached.add(a)
@@ -247,3 +265,26 @@ def focused(inst: Instance, usable: list[GroundAction], init: set[Atom]) -> list
         kept += [ga for ga in usable if ga not in kept and any(a == atom and pos for a, pos in ga.eff_end)]
     order = {ga: i for i, ga in enumerate(usable)}
     return sorted(kept, key=order.__getitem__)
+
+
+def relaxed_plan(actions: list[GroundAction], init: set[Atom], goals: Iterable[Atom]) -> list[GroundAction] | None:
+    """An FF-style relaxed plan for the physical goals (delete effects and hygiene ignored): backward from
+    the goals, each needed fact's earliest achiever by h_max layer. ``None`` when a goal is unreachable even
+    in the relaxation. Its length estimates how many service actions a plan needs (Hygiene-NSP's bound)."""
+    atom_level, act_level = _levels(actions, init)
+    chosen: list[GroundAction] = []
+    todo, seen = [g for g in goals if g[0] != "safe"], set()
+    while todo:
+        atom = todo.pop()
+        if atom in seen or atom in init:
+            continue
+        seen.add(atom)
+        achievers = [ga for ga in actions if ga in act_level and any(a == atom and pos for a, pos in
+                                                                      (*ga.eff_start, *ga.eff_end))]
+        if not achievers:
+            return None
+        best = min(achievers, key=act_level.__getitem__)
+        if best not in chosen:
+            chosen.append(best)
+            todo += [a for a, pos in (*best.cond_start, *best.cond_overall, *best.cond_end) if pos]
+    return chosen

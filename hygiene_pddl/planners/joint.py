@@ -194,11 +194,16 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
                 m.add_implication(ys[j][k], b[k][index[atom]] if pos else ~b[k][index[atom]])
             for atom, pos in a.cond_end:
                 m.add_implication(ye[j][k], b[k][index[atom]] if pos else ~b[k][index[atom]])
+        if not a.cond_overall:
+            continue
+        # running before slot k (k >= 1): started in a slot < k and not yet ended
+        running = 0
         for k in range(1, n_slots + 1):
-            running = sum(ys[j][i] for i in range(k)) - sum(ye[j][i] for i in range(k))
+            r = m.new_bool_var(f"r{j}_{k}")
+            m.add(r == running + ys[j][k - 1] - ye[j][k - 1])
+            running = r
             for atom, pos in a.cond_overall:
-                lit = b[k][index[atom]]
-                m.add(lit >= running) if pos else m.add(1 - lit >= running)
+                m.add_implication(r, b[k][index[atom]] if pos else ~b[k][index[atom]])
 
     # physical effects: frame axioms per slot (a happening that deletes and adds a fact adds it)
     adds: dict[int, list] = {}

@@ -7,22 +7,33 @@ from dataclasses import dataclass
 
 from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.planners.base import PlannerInfo, PlannerResult, PlanStatus, plan_text, register
-from hygiene_pddl.planners.grounding import ground_all
-from hygiene_pddl.planners.joint import build_joint_model, solution
-from hygiene_pddl.planners.lexsat import LexSettings, LexStatus, lexsolve
+from hygiene_pddl.planners.grounding import GroundAction, ground_all, initial_fluents, relaxed_plan
+from hygiene_pddl.planners.joint import JointModel, build_joint_model, solution
+from hygiene_pddl.planners.lexsat import LexResult, LexSettings, LexStatus, lexsolve
 from hygiene_pddl.registries import Registries, load_registries
-from hygiene_pddl.replay import replay
+from hygiene_pddl.replay import ReplayResult, replay
 
 #: Deterministic settings: one worker, fixed seed; linearization level 1 measured fastest on these models
 #: (docs/planners.md).
-SETTINGS = LexSettings(num_workers=1, random_seed=0, linearization_level=1)
+SETTINGS = LexSettings(num_workers=1, random_seed=0, linearization_level=1,
+                       extra={"cp_model_probing_level": 0, "max_presolve_iterations": 1})
+
+
+#: The action bound when the relaxed plan says nothing (a goal unreachable even relaxed) and the least cap.
+DEFAULT_CAP = 6
 
 
 @dataclass
 class HygieneNSP:
-    """Joint hygiene and service planning with CP-SAT under the user's priorities."""
+    """Joint hygiene and service planning with CP-SAT under the user's priorities.
 
-    max_actions: int = 6
+    ``max_actions`` bounds the plan length; ``None`` (the default) chooses it per instance: the relaxed
+    plan's length plus one treatment per gripper (plus one action when nothing carries a hazard), raised to
+    the cap (that bound plus one per gripper, at least ``DEFAULT_CAP``) when the bounded model has no plan or
+    its optimum fills the bound.
+    """
+
+    max_actions: int | None = None
     project: bool = True
     focus: bool = True
     group_stages: bool = True  # exact weighted stages for consecutive small dimensions (JointModel.grouped_objectives)
@@ -37,38 +48,61 @@ class HygieneNSP:
             return stages[:-1], jm.tie_break
         return stages, None
 
+    def bounds(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction]
+               ) -> tuple[int, int]:
+        """The first action bound to try and the cap (equal when ``max_actions`` is given)."""
+        if self.max_actions is not None:
+            return self.max_actions, self.max_actions
+        relaxed = relaxed_plan(actions, initial_fluents(reg, inst, state), inst.goals)
+        if relaxed is None:
+            return DEFAULT_CAP, DEFAULT_CAP
+        # room for one treatment per gripper when some carrier carries a hazard (contamination only spreads
+        # from what is carried now), else for one extra action
+        margin = len(reg.grippers) if any(state.carried().values()) else 1
+        first = len(relaxed) + margin
+        return first, max(DEFAULT_CAP, first + len(reg.grippers))
+
+    def _run(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
+             bound: int, seconds: float) -> tuple[JointModel, LexResult]:
+        jm = build_joint_model(reg, inst, state, actions, bound, self.project)
+        stages, tie = self._stages(jm)
+        res = lexsolve(jm.model, stages, time_limit=max(0.05, seconds), tie_break=tie, settings=SETTINGS,
+                       lower_bounds={d: 0 for d, _ in stages})
+        return jm, res
+
     def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:
         reg = reg or load_registries()
         t0 = time.perf_counter()
         state = replay(inst, reg)
         notes: list[str] = []
         actions = ground_all(reg, inst, state, focus=self.focus)
-        jm = build_joint_model(reg, inst, state, actions, self.max_actions, self.project)
+        bound, cap = self.bounds(reg, inst, state, actions)
+        jm = build_joint_model(reg, inst, state, actions, bound, self.project)
         t_build = time.perf_counter() - t0
         stages, tie = self._stages(jm)
-        lower = {d: 0 for d, _ in stages}
-        res = lexsolve(
-            jm.model,
-            stages,
-            time_limit=max(0.05, time_limit - t_build),
-            tie_break=tie,
-            settings=SETTINGS,
-            lower_bounds=lower,
-        )
-        if res.status is LexStatus.INFEASIBLE and self.focus:
-            notes.append("focused grounding infeasible: retried with every reachable action")
-            actions = ground_all(reg, inst, state, focus=False)
-            jm = build_joint_model(reg, inst, state, actions, self.max_actions, self.project)
-            left = max(0.05, time_limit - (time.perf_counter() - t0))
-            stages, tie = self._stages(jm)
-            lower = {d: 0 for d, _ in stages}
-            res = lexsolve(jm.model, stages, time_limit=left, tie_break=tie, settings=SETTINGS, lower_bounds=lower)
+        res = lexsolve(jm.model, stages, time_limit=max(0.05, time_limit - t_build), tie_break=tie,
+                       settings=SETTINGS, lower_bounds={d: 0 for d, _ in stages})
+        focus = self.focus
+        while True:
+            left = time_limit - (time.perf_counter() - t0)
+            if bound < cap and (res.status is LexStatus.INFEASIBLE or (
+                    res.status is LexStatus.OPTIMAL and _plan_length(jm, res) >= bound)):
+                why = "has no plan" if res.status is LexStatus.INFEASIBLE else "has an optimum that fills it"
+                notes.append(f"the bound of {bound} actions {why}: raised to {cap}")
+                bound = cap
+            elif res.status is LexStatus.INFEASIBLE and focus:
+                notes.append("focused grounding infeasible: retried with every reachable action")
+                focus = False
+                actions = ground_all(reg, inst, state, focus=False)
+            else:
+                break
+            jm, res = self._run(reg, inst, state, actions, bound, left)
         total = time.perf_counter() - t0
         timings = (("build", t_build), ("solve", total - t_build), ("total", total))
         if not res.found:
             status = PlanStatus.INFEASIBLE if res.status is LexStatus.INFEASIBLE else PlanStatus.UNDETERMINED
             if status is PlanStatus.INFEASIBLE:
-                notes.append(f"no plan within {self.max_actions} actions and the deadline (proved)")
+                notes.append(f"no plan within {bound} actions and the deadline (proved)")
             return PlannerResult(
                 self.name,
                 inst.id,
@@ -81,6 +115,8 @@ class HygieneNSP:
                 tuple(notes),
             )
         steps, cost = solution(jm, res)
+        if res.status is LexStatus.OPTIMAL:
+            notes.append(f"optimal among plans of at most {bound} actions")
         text = plan_text(reg, inst, steps, self.name, cost)
         return PlannerResult(
             self.name,
@@ -93,6 +129,12 @@ class HygieneNSP:
             timings,
             tuple(notes),
         )
+
+
+def _plan_length(jm: JointModel, res: LexResult) -> int:
+    """Plan actions in the solution (ongoing history actions left out)."""
+    return sum(res.boolean_value(u) for u, a in zip(jm.used, jm.actions, strict=True)
+               if not a.name.startswith("ongoing:"))
 
 
 register(

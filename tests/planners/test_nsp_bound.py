@@ -1,0 +1,82 @@
+"""Hygiene-NSP's per-instance action bound: the relaxed-plan estimate, the raise to the cap, and that the
+adaptive bound gives the same answers as the certification's fixed bound of 6 actions."""
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+
+from hygiene_pddl.instances import load_instance, load_reference
+from hygiene_pddl.planners.base import PlanStatus
+from hygiene_pddl.planners.grounding import ground_all, initial_fluents, relaxed_plan
+from hygiene_pddl.planners.nsp import DEFAULT_CAP, HygieneNSP
+from hygiene_pddl.registries import load_registries
+from hygiene_pddl.replay import replay
+from tests.benchmark_files import PROBLEMS, one_per_family
+
+REG = load_registries()
+SPOON = PROBLEMS / "spoon_fruit" / "spoon_fruit-wash_then_touch-water_first.json"
+COCOA = PROBLEMS / "hot_cocoa" / "hot_cocoa-time_first.json"
+
+
+def _setup(path: Path):
+    inst = load_instance(path, REG)
+    state = replay(inst, REG)
+    return inst, state, ground_all(REG, inst, state, focus=True)
+
+
+def test_relaxed_plan_is_the_service_skeleton():
+    inst, state, actions = _setup(SPOON)
+    plan = relaxed_plan(actions, initial_fluents(REG, inst, state), inst.goals)
+    assert sorted(a.text() for a in plan) == ["(pick right apple skin counter)", "(place right apple plate)"]
+    assert relaxed_plan(actions, initial_fluents(REG, inst, state), [("in", "apple", "nowhere")]) is None
+
+
+def test_bound_leaves_room_for_one_treatment_per_gripper_when_something_is_contaminated():
+    inst, state, actions = _setup(SPOON)
+    assert any(state.carried().values())
+    assert HygieneNSP().bounds(REG, inst, state, actions) == (2 + 2, DEFAULT_CAP)
+    inst, state, actions = _setup(COCOA)  # nothing carries a hazard: one extra action
+    assert not any(state.carried().values())
+    assert HygieneNSP().bounds(REG, inst, state, actions) == (5 + 1, 5 + 1 + 2)
+    assert HygieneNSP(max_actions=5).bounds(REG, inst, state, actions) == (5, 5)
+
+
+@dataclass
+class _FirstBound(HygieneNSP):
+    """Hygiene-NSP forced to start from a given bound (cap 6)."""
+
+    first: int = 1
+
+    def bounds(self, reg, inst, state, actions):
+        return self.first, DEFAULT_CAP
+
+
+@pytest.mark.parametrize(("first", "why"), [(1, "has no plan"), (3, "has an optimum that fills it")])
+def test_a_bound_without_plan_or_filled_is_raised_to_the_cap(first, why):
+    inst = load_instance(SPOON, REG)
+    ref = load_reference(SPOON.with_name(SPOON.stem + ".reference.json"))
+    result = _FirstBound(first=first).solve(inst, 60, REG)
+    assert result.status is PlanStatus.PLAN and result.proved_optimal
+    assert result.cost == ref.optimal_cost and len(result.steps) == 3
+    assert f"the bound of {first} actions {why}: raised to {DEFAULT_CAP}" in result.notes
+    assert f"optimal among plans of at most {DEFAULT_CAP} actions" in result.notes
+
+
+def test_no_plan_within_the_cap_is_claimed_only_after_raising():
+    inst = load_instance(SPOON, REG)
+    starved = replace(inst, horizon=inst.decision_time + 1)  # one TU: no treatment plus pick and place fits
+    result = _FirstBound(first=1).solve(starved, 60, REG)
+    assert result.status is PlanStatus.INFEASIBLE
+    assert f"the bound of 1 actions has no plan: raised to {DEFAULT_CAP}" in result.notes
+    assert f"no plan within {DEFAULT_CAP} actions and the deadline (proved)" in result.notes
+
+
+@pytest.mark.parametrize("path", one_per_family(), ids=lambda p: p.stem)
+def test_adaptive_bound_gives_the_fixed_bound_answer(path):
+    inst = load_instance(path, REG)
+    adaptive = HygieneNSP().solve(inst, 60, REG)
+    fixed = HygieneNSP(max_actions=DEFAULT_CAP).solve(inst, 60, REG)
+    assert adaptive.status is fixed.status
+    assert adaptive.cost == fixed.cost
+    assert adaptive.proved_optimal == fixed.proved_optimal
