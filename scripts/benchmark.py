@@ -6,6 +6,8 @@ Sections (``--sections``, comma-separated; default all):
               build and solve; hygiene-nsp by plan size (<=10 actions, ~20 actions targets)
   validation  batch validation throughput (plans/s, one process) and single-plan CLI latency
   build       time to regenerate (and check) the whole committed benchmark
+  scaling     (opt-in, minutes) hygiene-nsp on longer tasks derived from committed instances (copies of the
+              delivered items, hygiene_pddl/episodes/scaling.py): time by plan length (<=10, ~20 actions)
   certify     (opt-in, minutes) time to compose, certify by two methods and admit the whole benchmark
   bench       whole-benchmark wall time of `hygiene-pddl bench` (isolated planner calls, both validators)
               at --jobs 1 and --jobs 2, and the ratio
@@ -134,6 +136,33 @@ def bench_wall(names: list[str], time_limit: float) -> dict[int, dict]:
     return out
 
 
+def bench_scaling(copies: list[int], time_limit: float) -> list[dict]:
+    """hygiene-nsp on tasks derived from one instance per sampled family by copying its delivered items."""
+    import json
+
+    from hygiene_pddl.episodes.scaling import delivered_items, scaled_instance_data
+    from hygiene_pddl.instances.loader import instance_from_data
+    from hygiene_pddl.planners.nsp import HygieneNSP
+    from hygiene_pddl.registries import load_registries
+
+    reg = load_registries()
+    bases: dict[str, dict] = {}
+    for path in instances():
+        data = json.loads(path.read_text())
+        if data["family"] not in bases and delivered_items(data):
+            bases[data["family"]] = data
+    rows = []
+    for data in bases.values():
+        for n in copies:
+            inst = instance_from_data(scaled_instance_data(data, n), reg)
+            r = HygieneNSP().solve(inst, time_limit, reg)
+            rows.append({"instance": inst.id, "copies": n, "steps": len(r.steps), "status": r.status.value,
+                         "proved": r.proved_optimal, "total": r.timing("total")})
+            print(f"  {inst.id}: {r.status.value}{' (optimal)' if r.proved_optimal else ''}, {len(r.steps)} "
+                  f"actions, {r.timing('total'):.3f} s", flush=True)
+    return rows
+
+
 def bench_certify(jobs: int) -> dict:
     """Compose, certify (two methods) and admit the whole benchmark from scratch (no cache)."""
     from hygiene_pddl.episodes.pipeline import full_build
@@ -152,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--families-per-group", type=int, default=1,
                     help="planners/bench sections: the first families plus N families per activity group; 0 = all")
     ap.add_argument("--certify-jobs", type=int, default=2, help="processes for the certify section")
+    ap.add_argument("--copies", default="1,2,3,4,6,9", help="scaling section: copies of the delivered items")
+    ap.add_argument("--scaling-time-limit", type=float, default=10.0, help="scaling section: seconds per solve")
     args = ap.parse_args(argv)
     global SAMPLE
     SAMPLE = args.families_per_group or None
@@ -190,6 +221,24 @@ def main(argv: list[str] | None = None) -> int:
         for jobs, x in r.items():
             print(f"--jobs {jobs}: {x['runs']} runs in {x['wall']:.1f} s ({x['failures']} failed; {x['statuses']})")
         print(f"--jobs 1 / --jobs 2 wall time = {r[1]['wall'] / r[2]['wall']:.2f}x")
+    if "scaling" in sections:
+        print(f"\n## scaling (hygiene-nsp, time limit {args.scaling_time_limit:g} s per solve)")
+        rows = bench_scaling([int(c) for c in args.copies.split(",")], args.scaling_time_limit)
+        print("| plan length | tasks | proved optimal | median total | p90 total | max total |")
+        print("|---|---|---|---|---|---|")
+        bands = (("1-5", 1, 5), ("6-10", 6, 10), ("11-15", 11, 15), ("16-25 (~20)", 16, 25), (">25", 26, 10**6))
+        for label, lo, hi in bands:
+            band = [x for x in rows if lo <= x["steps"] <= hi]
+            if band:
+                ts = [x["total"] for x in band]
+                print(f"| {label} | {len(band)} | {sum(x['proved'] for x in band)} | {statistics.median(ts):.3f} | "
+                      f"{pct(ts, 0.9):.3f} | {max(ts):.3f} |")
+        lost = [x for x in rows if x["status"] != "plan"]
+        if lost:
+            print(f"no plan within the limit: {len(lost)} tasks ({', '.join(x['instance'] for x in lost)})")
+        small = [x["total"] for x in rows if 0 < x["steps"] <= 10]
+        if small:
+            print(f"\nderived tasks up to 10 actions: median / 50 ms target = {statistics.median(small) / 0.05:.1f}x")
     if "certify" in sections:
         r = bench_certify(args.certify_jobs)
         print(f"\n## certify (compose, two-method certification, admission; {r['jobs']} processes, no cache)")

@@ -41,6 +41,7 @@ class JointModel:
     slots: int
     fluents: list[Fluent] = field(default_factory=list)
     upper: dict[str, int] = field(default_factory=dict)  # an upper bound of every objective
+    end_slot: list[list[cp_model.IntVar]] = field(default_factory=list)
 
     def grouped_objectives(self, limit: int = 2**31, with_tie_break: bool = False
                            ) -> list[tuple[str, cp_model.LinearExprT]]:
@@ -296,7 +297,7 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
     n_plan = n - len(pending)
     assert set(constant) | {d for d, _ in objectives} == set(DIMENSIONS)
     del n_plan
-    return JointModel(m, actions, used, start, ys, objectives, constant, tie, n_slots, fluents, upper)
+    return JointModel(m, actions, used, start, ys, objectives, constant, tie, n_slots, fluents, upper, ye)
 
 
 def carriers_of(actions: Iterable[GroundAction]) -> set[Carrier]:

@@ -13,9 +13,9 @@ from hygiene_pddl.planners.lexsat import LexResult, LexSettings, LexStatus, lexs
 from hygiene_pddl.registries import Registries, load_registries
 from hygiene_pddl.replay import ReplayResult, replay
 
-#: Deterministic settings: one worker, fixed seed; linearization level 1 measured fastest on these models
-#: (docs/planners.md).
-SETTINGS = LexSettings(num_workers=1, random_seed=0, linearization_level=1,
+#: Deterministic settings: one worker, fixed seed; linearization level 0, no probing and one presolve pass
+#: measured fastest on these models (docs/planners.md).
+SETTINGS = LexSettings(num_workers=1, random_seed=0, linearization_level=0,
                        extra={"cp_model_probing_level": 0, "max_presolve_iterations": 1})
 
 

@@ -1,0 +1,65 @@
+"""Scaled tasks (hygiene_pddl/episodes/scaling.py): well-formed instances whose plans grow with the copies,
+checked by both validators."""
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compiler.render import render_domain, render_problem
+from hygiene_pddl.episodes.scaling import delivered_items, scaled_instance_data
+from hygiene_pddl.instances.loader import instance_from_data
+from hygiene_pddl.planners.base import PlanStatus
+from hygiene_pddl.planners.nsp import HygieneNSP
+from hygiene_pddl.plans.parser import parse_plan
+from hygiene_pddl.registries import load_registries
+from hygiene_pddl.replay import replay
+from hygiene_pddl.validation.instance_level import evaluate_plan
+from hygiene_pddl.validation.pddl_level import validate_files
+from tests.benchmark_files import PROBLEMS, one_per_family
+
+REG = load_registries()
+SPOON = json.loads((PROBLEMS / "spoon_fruit" / "spoon_fruit-wash_then_touch-water_first.json").read_text())
+BASES = [p for p in one_per_family() if delivered_items(json.loads(p.read_text()))]
+
+
+def test_one_copy_is_the_instance():
+    assert scaled_instance_data(SPOON, 1) == SPOON
+
+
+def test_copies_of_the_delivered_item():
+    data = scaled_instance_data(SPOON, 3)
+    assert data["id"] == "spoon_fruit-wash_then_touch-water_first-x3"
+    assert data["goals"] == ["(at apple plate)", "(at apple2 plate)", "(at apple3 plate)"]
+    assert data["objects"]["apple3"] == "apple"
+    assert "(at apple2 counter)" in data["initial"]["facts"] and "(at apple3 counter)" in data["observations"]["facts"]
+    assert data["horizon"] == SPOON["horizon"] + 8
+    assert SPOON["goals"] == ["(at apple plate)"]  # the input is left alone
+
+
+def test_scaled_plan_is_longer_and_valid_at_both_levels(tmp_path):
+    data = scaled_instance_data(SPOON, 3)
+    inst = instance_from_data(data, REG)
+    result = HygieneNSP().solve(inst, 60, REG)
+    assert result.status is PlanStatus.PLAN and result.proved_optimal
+    assert len(result.steps) == 3 + 2 * 2  # the replacement, then a pick and a place per apple
+    report = evaluate_plan(REG, inst, parse_plan(result.plan_text))
+    assert report.valid, report.findings
+    assert report.cost == result.cost
+    (tmp_path / "d.pddl").write_text(render_domain(REG, inst.family))
+    (tmp_path / "p.pddl").write_text(render_problem(REG, inst)[0])
+    (tmp_path / "plan.txt").write_text(result.plan_text)
+    pddl = validate_files(tmp_path / "d.pddl", tmp_path / "p.pddl", tmp_path / "plan.txt")
+    assert pddl.valid, pddl.failure
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(BASES), st.integers(min_value=1, max_value=4))
+def test_scaled_instances_load_and_keep_the_hygiene_state(path, copies):
+    data = json.loads(path.read_text())
+    scaled = scaled_instance_data(data, copies)
+    assert scaled == scaled_instance_data(data, copies)  # deterministic
+    assert len(scaled["goals"]) == len(data["goals"]) + (copies - 1) * len(delivered_items(data))
+    base, inst = instance_from_data(data, REG), instance_from_data(scaled, REG)
+    before, after = replay(base, REG).carried(), replay(inst, REG).carried()
+    assert {c: hs for c, hs in after.items() if c[0] in dict(base.objects) or c[0] in REG.grippers} == before
