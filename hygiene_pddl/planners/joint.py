@@ -10,7 +10,7 @@ integer TU and non-decreasing; a plan writer separates coinciding dependent happ
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -121,7 +121,9 @@ def ongoing_ends(reg: Registries, inst: Instance, state: ReplayResult) -> list[t
 
 
 def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                      max_actions: int = 8, project: bool = True) -> JointModel:
+                      max_actions: int = 8, project: bool = True,
+                      interchangeable: Iterable[Sequence[str]] = ()) -> JointModel:
+    """The joint model; ``interchangeable`` classes of objects (planners/symmetry.py) are first used in order."""
     rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
     m = cp_model.CpModel()
     horizon = state.horizon - inst.decision_time
@@ -187,6 +189,8 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
         if j in fixed_at:  # an ongoing history action: its end happens at its fixed time, in some slot
             m.add(used[j] == 1)
             m.add(start[j] == min(fixed_at[j], horizon))
+
+    break_object_symmetry(m, actions, ys, ye, n_slots, interchangeable)
 
     # conditions
     for j, a in enumerate(actions):
@@ -298,6 +302,27 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
     assert set(constant) | {d for d, _ in objectives} == set(DIMENSIONS)
     del n_plan
     return JointModel(m, actions, used, start, ys, objectives, constant, tie, n_slots, fluents, upper, ye)
+
+
+def break_object_symmetry(m: cp_model.CpModel, actions: list[GroundAction], ys: list, ye: list, n_slots: int,
+                          classes: Iterable[Sequence[str]]) -> None:
+    """Within each class of interchangeable objects, an object's first happening comes no later than that of
+    the next one in name order (swapping interchangeable objects maps plans to plans of equal cost)."""
+    for cls in classes:
+        seen_before = None
+        for obj in cls:
+            mentions = [j for j, a in enumerate(actions) if obj in a.args]
+            touch = [sum(ys[j][k] + ye[j][k] for j in mentions) for k in range(n_slots)]
+            if seen_before is not None:
+                for k in range(n_slots):  # obj touched at k => the previous object was touched at some k' <= k
+                    m.add(touch[k] <= seen_before[k])
+            seen, prev = [], 0
+            for k in range(n_slots):
+                v = m.new_bool_var("")
+                m.add(v <= prev + touch[k])
+                seen.append(v)
+                prev = v
+            seen_before = seen
 
 
 def carriers_of(actions: Iterable[GroundAction]) -> set[Carrier]:

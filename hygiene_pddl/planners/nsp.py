@@ -10,6 +10,7 @@ from hygiene_pddl.planners.base import PlannerInfo, PlannerResult, PlanStatus, p
 from hygiene_pddl.planners.grounding import GroundAction, ground_all, initial_fluents, relaxed_plan
 from hygiene_pddl.planners.joint import JointModel, build_joint_model, solution
 from hygiene_pddl.planners.lexsat import LexResult, LexSettings, LexStatus, lexsolve
+from hygiene_pddl.planners.symmetry import interchangeable_classes
 from hygiene_pddl.registries import Registries, load_registries
 from hygiene_pddl.replay import ReplayResult, replay
 
@@ -64,7 +65,7 @@ class HygieneNSP:
 
     def _run(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
              bound: int, seconds: float) -> tuple[JointModel, LexResult]:
-        jm = build_joint_model(reg, inst, state, actions, bound, self.project)
+        jm = build_joint_model(reg, inst, state, actions, bound, self.project, interchangeable_classes(inst))
         stages, tie = self._stages(jm)
         res = lexsolve(jm.model, stages, time_limit=max(0.05, seconds), tie_break=tie, settings=SETTINGS,
                        lower_bounds={d: 0 for d, _ in stages})
@@ -77,7 +78,7 @@ class HygieneNSP:
         notes: list[str] = []
         actions = ground_all(reg, inst, state, focus=self.focus)
         bound, cap = self.bounds(reg, inst, state, actions)
-        jm = build_joint_model(reg, inst, state, actions, bound, self.project)
+        jm = build_joint_model(reg, inst, state, actions, bound, self.project, interchangeable_classes(inst))
         t_build = time.perf_counter() - t0
         stages, tie = self._stages(jm)
         res = lexsolve(jm.model, stages, time_limit=max(0.05, time_limit - t_build), tie_break=tie,
