@@ -3,7 +3,7 @@
 
 Sections (``--sections``, comma-separated; default all):
   planners    per planner: median and 95th-percentile time per committed instance, split into model
-              build and solve; hygiene-nsp by plan size (<=10 actions, ~20 actions targets)
+              build and solve; hygiene-nsp's median against the 50 ms target
   validation  batch validation throughput (plans/s, one process) and single-plan CLI latency
   build       time to regenerate (and check) the whole committed benchmark
   scaling     (opt-in, minutes) hygiene-nsp on longer tasks derived from committed instances (copies of the
