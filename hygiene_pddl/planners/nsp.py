@@ -84,6 +84,7 @@ class HygieneNSP:
         res = lexsolve(jm.model, stages, time_limit=max(0.05, time_limit - t_build), tie_break=tie,
                        settings=SETTINGS, lower_bounds={d: 0 for d, _ in stages})
         focus = self.focus
+        solved_bound = bound
         while True:
             left = time_limit - (time.perf_counter() - t0)
             if bound < cap and (res.status is LexStatus.INFEASIBLE or (
@@ -97,7 +98,14 @@ class HygieneNSP:
                 actions = ground_all(reg, inst, state, focus=False)
             else:
                 break
+            earlier = (jm, res, solved_bound)
             jm, res = self._run(reg, inst, state, actions, bound, left)
+            if not res.found and earlier[1].found:  # the raised bound ran out of time: keep the earlier plan
+                notes.append(f"no plan within the time limit at {bound} actions: kept the plan found within "
+                             f"{earlier[2]} actions")
+                jm, res, bound = earlier
+                break
+            solved_bound = bound
         total = time.perf_counter() - t0
         timings = (("build", t_build), ("solve", total - t_build), ("total", total))
         if not res.found:

@@ -80,3 +80,24 @@ def test_adaptive_bound_gives_the_fixed_bound_answer(path):
     assert adaptive.status is fixed.status
     assert adaptive.cost == fixed.cost
     assert adaptive.proved_optimal == fixed.proved_optimal
+
+
+def test_a_raised_bound_that_runs_out_of_time_keeps_the_earlier_plan(monkeypatch):
+    from hygiene_pddl.planners.lexsat import LexResult, LexStatus
+    from hygiene_pddl.planners.nsp import SETTINGS
+
+    planner = _FirstBound(first=3)
+    real_run = planner._run
+
+    def out_of_time(reg, inst, state, actions, bound, seconds):  # the cap's solve finds nothing in time
+        jm, _ = real_run(reg, inst, state, actions, bound, seconds)
+        return jm, LexResult(LexStatus.UNDETERMINED, (), None, seconds, SETTINGS)
+
+    monkeypatch.setattr(planner, "_run", out_of_time)
+    inst = load_instance(SPOON, REG)
+    result = planner.solve(inst, 60, REG)
+    assert result.status is PlanStatus.PLAN and len(result.steps) == 3
+    assert result.cost == load_reference(SPOON.with_name(SPOON.stem + ".reference.json")).optimal_cost
+    assert f"no plan within the time limit at {DEFAULT_CAP} actions: kept the plan found within 3 actions" in \
+        result.notes
+    assert "optimal among plans of at most 3 actions" in result.notes
