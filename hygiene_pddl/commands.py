@@ -1,4 +1,4 @@
-"""Further ``hygiene-pddl`` subcommands: compile, build (the compiler's entry points)."""
+"""Further ``hygiene-pddl`` subcommands: compile, build, plan, planners, stats, scale."""
 
 from __future__ import annotations
 
@@ -148,4 +148,37 @@ def _stats(args: argparse.Namespace) -> int:
     for name, have, want in rows(comp):
         mark = "" if have == want else "   <-- target " + str(want)
         print(f"{name:<34} {have}{mark}")
+    return EXIT_OK
+
+
+def _scale_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("instance", type=Path, help="public instance JSON (e.g. a committed one)")
+    p.add_argument("--copies", type=int, required=True, help="copies of every delivered item (at least 1)")
+    p.add_argument("-o", "--out", type=Path, required=True, help="the derived instance JSON to write")
+
+
+@command("scale", "derive a longer task: copies of an instance's delivered items (episodes/scaling.py)", _scale_args)
+def _scale(args: argparse.Namespace) -> int:
+    import json
+
+    from hygiene_pddl.episodes.scaling import delivered_items, scaled_instance_data
+    from hygiene_pddl.errors import InstanceError, Location
+    from hygiene_pddl.instances import load_instance
+    from hygiene_pddl.instances.loader import instance_from_data
+    from hygiene_pddl.registries import load_registries
+
+    reg = load_registries()
+    load_instance(args.instance, reg)  # a malformed input fails here, with its position
+    data = json.loads(args.instance.read_text(encoding="utf-8"))
+    if args.copies < 1:
+        raise InstanceError(f"--copies must be at least 1, not {args.copies}", Location(str(args.instance)))
+    if not delivered_items(data):
+        raise InstanceError("no goal (at ITEM PLACE) whose item starts somewhere: nothing to copy",
+                            Location(str(args.instance), path="goals"))
+    scaled = scaled_instance_data(data, args.copies)
+    instance_from_data(scaled, reg, name=str(args.out))  # the derived task resolves against the registries
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(scaled, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {args.out} ({scaled['id']}: {len(scaled['goals'])} goals; compile it with "
+          f"`hygiene-pddl compile {args.out} -o DIR`)")
     return EXIT_OK

@@ -63,3 +63,31 @@ def test_scaled_instances_load_and_keep_the_hygiene_state(path, copies):
     base, inst = instance_from_data(data, REG), instance_from_data(scaled, REG)
     before, after = replay(base, REG).carried(), replay(inst, REG).carried()
     assert {c: hs for c, hs in after.items() if c[0] in dict(base.objects) or c[0] in REG.grippers} == before
+
+
+def test_scale_command_writes_a_task_that_compiles(tmp_path, capsys):
+    from hygiene_pddl.cli import main
+    from hygiene_pddl.instances import load_instance
+    from hygiene_pddl.pddl import read_problem
+
+    out = tmp_path / "longer.json"
+    src = PROBLEMS / "spoon_fruit" / "spoon_fruit-wash_then_touch-water_first.json"
+    assert main(["scale", str(src), "--copies", "3", "-o", str(out)]) == 0
+    assert "spoon_fruit-wash_then_touch-water_first-x3" in capsys.readouterr().out
+    assert load_instance(out, REG).goals[-1] == ("at", "apple3", "plate")
+    assert main(["compile", str(out), "-o", str(tmp_path / "pddl")]) == 0
+    problem = read_problem(tmp_path / "pddl" / "problem.pddl")
+    assert {"apple2", "apple3"} <= {o.name for o in problem.objects}
+
+
+def test_scale_command_rejects_what_it_cannot_scale(tmp_path, capsys):
+    from hygiene_pddl.cli import main
+
+    cocoa = PROBLEMS / "hot_cocoa" / "hot_cocoa-time_first.json"
+    assert main(["scale", str(cocoa), "--copies", "2", "-o", str(tmp_path / "x.json")]) == 2
+    err = capsys.readouterr().err
+    assert "hot_cocoa-time_first.json: at goals: no goal (at ITEM PLACE)" in err and "Traceback" not in err
+    spoon = PROBLEMS / "spoon_fruit" / "spoon_fruit-wash_then_touch-water_first.json"
+    assert main(["scale", str(spoon), "--copies", "0", "-o", str(tmp_path / "x.json")]) == 2
+    assert "--copies must be at least 1, not 0" in capsys.readouterr().err
+    assert not (tmp_path / "x.json").exists()
