@@ -280,6 +280,8 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
         m.add(sum(used[j] * dict(a.consumes).get(stock, 0) for j, a in enumerate(actions))
               <= inst.remaining(stock))
 
+    add_resource_no_overlap(m, actions, start, used, fixed_at, state, inst.decision_time)
+
     makespan = m.new_int_var(0, horizon, "makespan")
     for j, a in enumerate(actions):
         if j not in fixed_at:
@@ -302,6 +304,41 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
     assert set(constant) | {d for d, _ in objectives} == set(DIMENSIONS)
     del n_plan
     return JointModel(m, actions, used, start, ys, objectives, constant, tie, n_slots, fluents, upper, ye)
+
+
+#: busy_until keys of the replay -> the fluent that says the resource is free
+_RESOURCE_FLUENT = {"gripper": "idle", "appliance": "appliance-free", "capacity": "free"}
+
+
+def unary_resources(a: GroundAction) -> list[Atom]:
+    """Fluents an action holds for its whole duration: required and taken at its start, given back at its end
+    (a gripper's ``idle``, an appliance's ``appliance-free``, a capacity's ``free``)."""
+    taken = {x for x, pos in a.eff_start if not pos}
+    back = {x for x, pos in a.eff_end if pos}
+    return [x for x, pos in a.cond_start if pos and x in taken and x in back]
+
+
+def add_resource_no_overlap(m: cp_model.CpModel, actions: list[GroundAction], start: list, used: list,
+                            fixed_at: dict[int, int], state: ReplayResult, decision_time: int) -> None:
+    """Redundant with the resource fluents, but propagates far better: the used actions that hold one unary
+    resource do not overlap in time (history actions still holding it occupy it from 0)."""
+    by_resource: dict[Atom, list] = {}
+    for j, a in enumerate(actions):
+        if j in fixed_at:
+            continue
+        resources = unary_resources(a)
+        if resources:
+            iv = m.new_optional_fixed_size_interval_var(start[j], a.duration, used[j], "")
+            for r in resources:
+                by_resource.setdefault(r, []).append(iv)
+    for key, until in state.busy_until:
+        kind, _, name = key.partition(":")
+        fluent = (_RESOURCE_FLUENT[kind], name) if kind in _RESOURCE_FLUENT else None
+        if fluent in by_resource and until > decision_time:
+            by_resource[fluent].append(m.new_fixed_size_interval_var(0, until - decision_time, ""))
+    for intervals in by_resource.values():
+        if len(intervals) > 1:
+            m.add_no_overlap(intervals)
 
 
 def break_object_symmetry(m: cp_model.CpModel, actions: list[GroundAction], ys: list, ye: list, n_slots: int,
