@@ -267,24 +267,57 @@ def focused(inst: Instance, usable: list[GroundAction], init: set[Atom]) -> list
     return sorted(kept, key=order.__getitem__)
 
 
+class RelaxedPlanner:
+    """FF-style relaxed plans over a fixed action list (delete effects and hygiene ignored), with each action's
+    positive conditions and adds and each fact's achievers indexed once for repeated calls."""
+
+    def __init__(self, actions: list[GroundAction]):
+        self.actions = actions
+        self.needs = [tuple({a for a, pos in (*ga.cond_start, *ga.cond_overall, *ga.cond_end) if pos})
+                      for ga in actions]
+        self.adds = [tuple(dict.fromkeys(a for a, pos in (*ga.eff_start, *ga.eff_end) if pos)) for ga in actions]
+        self.achievers: dict[Atom, list[int]] = {}
+        for i, adds in enumerate(self.adds):
+            for a in adds:
+                self.achievers.setdefault(a, []).append(i)
+
+    def _levels(self, init: set[Atom]) -> dict[int, int]:
+        """h_max layer of every reachable action (by index)."""
+        reached = set(init)
+        level: dict[int, int] = {}
+        layer = 0
+        while True:
+            new = [i for i, needs in enumerate(self.needs) if i not in level and all(a in reached for a in needs)]
+            if not new:
+                return level
+            for i in new:
+                level[i] = layer
+            layer += 1
+            for i in new:
+                reached.update(self.adds[i])
+
+    def plan(self, init: set[Atom], goals: Iterable[Atom]) -> list[GroundAction] | None:
+        """Backward from the goals, each needed fact's earliest achiever by h_max layer; ``None`` when a goal
+        is unreachable even in the relaxation."""
+        level = self._levels(init)
+        chosen: list[int] = []
+        todo, seen = [g for g in goals if g[0] != "safe"], set()
+        while todo:
+            atom = todo.pop()
+            if atom in seen or atom in init:
+                continue
+            seen.add(atom)
+            achievers = [i for i in self.achievers.get(atom, ()) if i in level]
+            if not achievers:
+                return None
+            best = min(achievers, key=level.__getitem__)
+            if best not in chosen:
+                chosen.append(best)
+                todo += list(self.needs[best])
+        return [self.actions[i] for i in chosen]
+
+
 def relaxed_plan(actions: list[GroundAction], init: set[Atom], goals: Iterable[Atom]) -> list[GroundAction] | None:
-    """An FF-style relaxed plan for the physical goals (delete effects and hygiene ignored): backward from
-    the goals, each needed fact's earliest achiever by h_max layer. ``None`` when a goal is unreachable even
-    in the relaxation. Its length estimates how many service actions a plan needs (Hygiene-NSP's bound)."""
-    atom_level, act_level = _levels(actions, init)
-    chosen: list[GroundAction] = []
-    todo, seen = [g for g in goals if g[0] != "safe"], set()
-    while todo:
-        atom = todo.pop()
-        if atom in seen or atom in init:
-            continue
-        seen.add(atom)
-        achievers = [ga for ga in actions if ga in act_level and any(a == atom and pos for a, pos in
-                                                                      (*ga.eff_start, *ga.eff_end))]
-        if not achievers:
-            return None
-        best = min(achievers, key=act_level.__getitem__)
-        if best not in chosen:
-            chosen.append(best)
-            todo += [a for a, pos in (*best.cond_start, *best.cond_overall, *best.cond_end) if pos]
-    return chosen
+    """An FF-style relaxed plan for the physical goals (:class:`RelaxedPlanner`). Its length estimates how many
+    service actions a plan needs (Hygiene-NSP's bound)."""
+    return RelaxedPlanner(actions).plan(init, goals)

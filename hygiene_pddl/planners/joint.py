@@ -362,6 +362,37 @@ def break_object_symmetry(m: cp_model.CpModel, actions: list[GroundAction], ys: 
             seen_before = seen
 
 
+def completed_hint(jm: JointModel, plan: list[GroundAction], classes: Iterable[Sequence[str]],
+                   seconds: float) -> tuple[int, ...] | None:
+    """A complete solution of the model that runs ``plan`` sequentially from time 0: the plan's happenings are
+    fixed in slot order (interchangeable objects renamed so that they are first used in name order) and
+    CP-SAT fills in the rest. ``None`` when the plan does not fit the model or no completion is found."""
+    rename: dict[str, str] = {}
+    for cls in classes:
+        first = sorted(cls, key=lambda o: next((i for i, a in enumerate(plan) if o in a.args), len(plan)))
+        rename |= {old: new for old, new in zip(first, cls, strict=True) if old != new}
+    index = {(a.name, a.args): j for j, a in enumerate(jm.actions) if not a.name.startswith("ongoing:")}
+    chosen = [index.get((a.name, tuple(rename.get(x, x) for x in a.args))) for a in plan]
+    if None in chosen or len(set(chosen)) < len(chosen) or 2 * len(plan) > jm.slots:
+        return None
+    m = jm.model.clone()
+    t = 0
+    for i, j in enumerate(chosen):
+        m.add(jm.start_slot[j][2 * i] == 1)
+        m.add(jm.end_slot[j][2 * i + 1] == 1)
+        m.add(jm.start[j] == t)
+        t += jm.actions[j].duration
+    for j in set(index.values()) - set(chosen):
+        m.add(jm.used[j] == 0)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.cp_model_presolve = False  # the plan fixes nearly everything: propagation completes it
+    solver.parameters.max_time_in_seconds = max(0.01, seconds)
+    if solver.solve(m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    return tuple(int(v) for v in solver.response_proto.solution)
+
+
 def carriers_of(actions: Iterable[GroundAction]) -> set[Carrier]:
     return {c for a in actions for pair in (*a.contacts_start, *a.contacts_end) for c in pair}
 

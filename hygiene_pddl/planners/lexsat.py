@@ -332,6 +332,7 @@ def lexsolve(
     settings: LexSettings | None = None,
     certify: bool | str = False,
     lower_bounds: Mapping[str, int] | None = None,
+    hint: Sequence[int] | None = None,
 ) -> LexResult:
     """Minimise ``objectives`` lexicographically over ``model`` (which is not modified).
 
@@ -344,6 +345,9 @@ def lexsolve(
     solution is kept.  ``certify="raise"`` raises :class:`CertificationError` instead.
     ``lower_bounds`` gives valid lower bounds per objective (e.g. 0 for a sum of non-negative
     amounts): a stage whose carried-in solution already meets its bound is proved without a solve.
+    ``hint`` is a complete feasible assignment of ``model`` (indexed by variable; e.g. a CP-SAT solution of
+    ``model`` with some variables fixed), carried into the first stage like a previous stage's solution. Its
+    feasibility is not re-checked; a wrong length raises ``ValueError``.
     """
     items = list(objectives.items()) if isinstance(objectives, Mapping) else list(objectives)
     if not items:
@@ -366,6 +370,10 @@ def lexsolve(
     work = model.clone()
     records: list[StageRecord] = []
     solution: tuple[int, ...] | None = None
+    if hint is not None:
+        solution = tuple(int(v) for v in hint)
+        if len(solution) != len(work.proto.variables):
+            raise ValueError(f"hint has {len(solution)} values for {len(work.proto.variables)} variables")
     all_proved = True
 
     for index, (name, expression, is_tie) in enumerate(stages):
@@ -402,7 +410,7 @@ def lexsolve(
             if note:
                 notes.append(note)
 
-        if index == 0 and run.solution is None:
+        if index == 0 and run.solution is None and solution is None:
             status = (LexStatus.INFEASIBLE if run.status == cp_model.INFEASIBLE
                       else LexStatus.UNDETERMINED)
             records.append(StageRecord(name, None, run.bound, False, wall, run.status_name,

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.planners.base import PlannerInfo, PlannerResult, PlanStatus, plan_text, register
+from hygiene_pddl.planners.greedy import SequentialSearch
 from hygiene_pddl.planners.grounding import GroundAction, ground_all, initial_fluents, relaxed_plan
-from hygiene_pddl.planners.joint import JointModel, build_joint_model, solution
+from hygiene_pddl.planners.joint import JointModel, build_joint_model, completed_hint, solution
 from hygiene_pddl.planners.lexsat import LexResult, LexSettings, LexStatus, lexsolve
 from hygiene_pddl.planners.symmetry import interchangeable_classes
 from hygiene_pddl.registries import Registries, load_registries
@@ -19,6 +20,9 @@ from hygiene_pddl.replay import ReplayResult, replay
 SETTINGS = LexSettings(num_workers=1, random_seed=0, linearization_level=0,
                        extra={"cp_model_probing_level": 0, "max_presolve_iterations": 1})
 
+
+#: The least action bound for which a greedy first plan is handed to CP-SAT (docs/planners.md).
+HINT_FROM = 8
 
 #: The action bound when the relaxed plan says nothing (a goal unreachable even relaxed) and the least cap.
 DEFAULT_CAP = 6
@@ -37,6 +41,7 @@ class HygieneNSP:
     max_actions: int | None = None
     project: bool = True
     focus: bool = True
+    hint: bool = True  # a greedy sequential first plan as CP-SAT's hint for bounds of HINT_FROM actions or more
     group_stages: bool = True  # exact weighted stages for consecutive small dimensions (JointModel.grouped_objectives)
     name: str = "hygiene-nsp"
 
@@ -63,30 +68,43 @@ class HygieneNSP:
         first = len(relaxed) + margin
         return first, max(DEFAULT_CAP, first + len(reg.grippers))
 
+    def _first_plan(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
+                    jm: JointModel, bound: int, seconds: float) -> tuple[int, ...] | None:
+        """A complete hint from a greedy sequential plan (planners/greedy.py), for bounds of ``HINT_FROM``
+        actions or more (below it CP-SAT finds a first plan in milliseconds)."""
+        if not self.hint or bound < HINT_FROM or state.ongoing:
+            return None
+        plan = SequentialSearch(reg, inst, state, actions).search(bound)
+        if plan is None:
+            return None
+        return completed_hint(jm, plan, interchangeable_classes(inst), min(1.0, seconds / 4))
+
     def _run(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-             bound: int, seconds: float) -> tuple[JointModel, LexResult]:
+             bound: int, deadline: float) -> tuple[JointModel, LexResult, float]:
+        """Build the model for ``bound`` and solve it by ``deadline`` (perf_counter); also the build time."""
+        t = time.perf_counter()
         jm = build_joint_model(reg, inst, state, actions, bound, self.project, interchangeable_classes(inst))
+        built = time.perf_counter() - t
+        hint = self._first_plan(reg, inst, state, actions, jm, bound, deadline - time.perf_counter())
         stages, tie = self._stages(jm)
-        res = lexsolve(jm.model, stages, time_limit=max(0.05, seconds), tie_break=tie, settings=SETTINGS,
-                       lower_bounds={d: 0 for d, _ in stages})
-        return jm, res
+        res = lexsolve(jm.model, stages, time_limit=max(0.05, deadline - time.perf_counter()), tie_break=tie,
+                       settings=SETTINGS, lower_bounds={d: 0 for d, _ in stages}, hint=hint)
+        return jm, res, built
 
     def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:
         reg = reg or load_registries()
         t0 = time.perf_counter()
+        deadline = t0 + time_limit
         state = replay(inst, reg)
         notes: list[str] = []
         actions = ground_all(reg, inst, state, focus=self.focus)
         bound, cap = self.bounds(reg, inst, state, actions)
-        jm = build_joint_model(reg, inst, state, actions, bound, self.project, interchangeable_classes(inst))
-        t_build = time.perf_counter() - t0
-        stages, tie = self._stages(jm)
-        res = lexsolve(jm.model, stages, time_limit=max(0.05, time_limit - t_build), tie_break=tie,
-                       settings=SETTINGS, lower_bounds={d: 0 for d, _ in stages})
+        t_ground = time.perf_counter() - t0
+        jm, res, built = self._run(reg, inst, state, actions, bound, deadline)
+        t_build = t_ground + built
         focus = self.focus
         solved_bound = bound
         while True:
-            left = time_limit - (time.perf_counter() - t0)
             if bound < cap and (res.status is LexStatus.INFEASIBLE or (
                     res.status is LexStatus.OPTIMAL and _plan_length(jm, res) >= bound)):
                 why = "has no plan" if res.status is LexStatus.INFEASIBLE else "has an optimum that fills it"
@@ -99,7 +117,7 @@ class HygieneNSP:
             else:
                 break
             earlier = (jm, res, solved_bound)
-            jm, res = self._run(reg, inst, state, actions, bound, left)
+            jm, res, _ = self._run(reg, inst, state, actions, bound, deadline)
             if not res.found and earlier[1].found:  # the raised bound ran out of time: keep the earlier plan
                 notes.append(f"no plan within the time limit at {bound} actions: kept the plan found within "
                              f"{earlier[2]} actions")

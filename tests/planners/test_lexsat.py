@@ -396,3 +396,22 @@ def test_synthetic_shape():
         complete_profile(["water", "water"])
     with pytest.raises(ValueError):
         build(0)
+
+
+def test_a_complete_hint_is_carried_into_the_first_stage():
+    m, objectives, _ = subset_sum_model(60, 1, exact=False)
+    cold = lexsolve(m, objectives, time_limit=30)
+    hinted = lexsolve(m, objectives, time_limit=30, hint=cold.solution)
+    assert hinted.objective_values == cold.objective_values
+    assert hinted.stages[0].hint_value == cold.objective_values["deviation"]
+    with pytest.raises(ValueError, match="hint has 1 values"):
+        lexsolve(m, objectives, time_limit=1, hint=[0])
+
+
+def test_a_hint_keeps_a_plan_when_no_time_is_left():
+    m, objectives, _ = subset_sum_model(80, 2, exact=True)
+    found = lexsolve(m, objectives, time_limit=30)
+    assert found.found
+    result = lexsolve(m, objectives, time_limit=0.0, hint=found.solution)
+    assert result.status is LexStatus.FEASIBLE  # the hinted solution, never undetermined or infeasible
+    assert result.solution == found.solution and not any(s.proved for s in result.stages)
