@@ -89,9 +89,11 @@ def test_a_raised_bound_that_runs_out_of_time_keeps_the_earlier_plan(monkeypatch
     planner = _FirstBound(first=3)
     real_run = planner._run
 
-    def out_of_time(reg, inst, state, actions, bound, seconds):  # the cap's solve finds nothing in time
-        jm, _ = real_run(reg, inst, state, actions, bound, seconds)
-        return jm, LexResult(LexStatus.UNDETERMINED, (), None, seconds, SETTINGS)
+    def out_of_time(reg, inst, state, actions, bound, deadline):  # the cap's solve finds nothing in time
+        jm, res, built = real_run(reg, inst, state, actions, bound, deadline)
+        if bound < DEFAULT_CAP:
+            return jm, res, built
+        return jm, LexResult(LexStatus.UNDETERMINED, (), None, 0.0, SETTINGS), built
 
     monkeypatch.setattr(planner, "_run", out_of_time)
     inst = load_instance(SPOON, REG)
