@@ -280,12 +280,14 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
         m.add(sum(used[j] * dict(a.consumes).get(stock, 0) for j, a in enumerate(actions))
               <= inst.remaining(stock))
 
-    add_resource_no_overlap(m, actions, start, used, fixed_at, state, inst.decision_time)
+    loads = add_resource_no_overlap(m, actions, start, used, fixed_at, state, inst.decision_time)
 
     makespan = m.new_int_var(0, horizon, "makespan")
     for j, a in enumerate(actions):
         if j not in fixed_at:
             m.add(makespan >= start[j] + a.duration).only_enforce_if(used[j])
+    for load in loads:  # redundant: a unary resource's work fits before the makespan
+        m.add(makespan >= load)
     objectives, constant, upper = [], {}, {}
     for dim in inst.profile.order:
         if dim == "makespan":
@@ -319,10 +321,12 @@ def unary_resources(a: GroundAction) -> list[Atom]:
 
 
 def add_resource_no_overlap(m: cp_model.CpModel, actions: list[GroundAction], start: list, used: list,
-                            fixed_at: dict[int, int], state: ReplayResult, decision_time: int) -> None:
+                            fixed_at: dict[int, int], state: ReplayResult, decision_time: int) -> list:
     """Redundant with the resource fluents, but propagates far better: the used actions that hold one unary
-    resource do not overlap in time (history actions still holding it occupy it from 0)."""
+    resource do not overlap in time (history actions still holding it occupy it from 0). Returns each
+    resource's load (busy time from 0) as a linear expression."""
     by_resource: dict[Atom, list] = {}
+    load: dict[Atom, list] = {}
     for j, a in enumerate(actions):
         if j in fixed_at:
             continue
@@ -331,14 +335,17 @@ def add_resource_no_overlap(m: cp_model.CpModel, actions: list[GroundAction], st
             iv = m.new_optional_fixed_size_interval_var(start[j], a.duration, used[j], "")
             for r in resources:
                 by_resource.setdefault(r, []).append(iv)
+                load.setdefault(r, []).append(a.duration * used[j])
     for key, until in state.busy_until:
         kind, _, name = key.partition(":")
         fluent = (_RESOURCE_FLUENT[kind], name) if kind in _RESOURCE_FLUENT else None
         if fluent in by_resource and until > decision_time:
             by_resource[fluent].append(m.new_fixed_size_interval_var(0, until - decision_time, ""))
+            load[fluent].append(until - decision_time)
     for intervals in by_resource.values():
         if len(intervals) > 1:
             m.add_no_overlap(intervals)
+    return [sum(terms) for terms in load.values()]
 
 
 def break_object_symmetry(m: cp_model.CpModel, actions: list[GroundAction], ys: list, ye: list, n_slots: int,

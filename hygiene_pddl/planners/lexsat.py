@@ -261,8 +261,11 @@ def _solve(
     settings: LexSettings,
     clock: _Clock,
     presolve: bool | None = None,
+    dtime_cap: float | None = None,
 ) -> _Run:
     seconds, dtime = clock.slice()
+    if dtime_cap is not None:
+        dtime = dtime_cap if dtime is None else min(dtime, dtime_cap)
     t0 = time.perf_counter()
     if seconds <= 0.0 or (dtime is not None and dtime <= 0.0):
         return _Run(cp_model.UNKNOWN, "UNKNOWN (no time left)", None, None, None, 0.0)
@@ -333,6 +336,7 @@ def lexsolve(
     certify: bool | str = False,
     lower_bounds: Mapping[str, int] | None = None,
     hint: Sequence[int] | None = None,
+    tie_break_deterministic_time: float | None = None,
 ) -> LexResult:
     """Minimise ``objectives`` lexicographically over ``model`` (which is not modified).
 
@@ -348,6 +352,9 @@ def lexsolve(
     ``hint`` is a complete feasible assignment of ``model`` (indexed by variable; e.g. a CP-SAT solution of
     ``model`` with some variables fixed), carried into the first stage like a previous stage's solution. Its
     feasibility is not re-checked; a wrong length raises ``ValueError``.
+    ``tie_break_deterministic_time`` caps the tie-break stage's CP-SAT deterministic time (a reproducible
+    budget; the stage then runs without presolve): when it binds, the best schedule found is kept and
+    :attr:`LexResult.canonical` is false.
     """
     items = list(objectives.items()) if isinstance(objectives, Mapping) else list(objectives)
     if not items:
@@ -391,7 +398,10 @@ def lexsolve(
                 if index + 1 < len(stages):
                     work.add(expression == hint_value if all_proved else expression <= hint_value)
                 continue
-        run = _solve(work, expression, settings, clock)
+        capped = is_tie and tie_break_deterministic_time is not None
+        # a capped tie-break improves the carried-in schedule: presolve would eat its budget
+        run = (_solve(work, expression, settings, clock, presolve=False, dtime_cap=tie_break_deterministic_time)
+               if capped else _solve(work, expression, settings, clock))
         wall = run.wall
         proved = run.status == cp_model.OPTIMAL
         notes: list[str] = []

@@ -24,6 +24,10 @@ SETTINGS = LexSettings(num_workers=1, random_seed=0, linearization_level=0,
 #: The least action bound for which a greedy first plan is handed to CP-SAT (docs/planners.md).
 HINT_FROM = 8
 
+#: Deterministic seconds for the tie-break stage of longer tasks (bounds of HINT_FROM actions or more): proving
+#: the canonical schedule is the dearest stage there, and it decides no cost.
+TIE_BREAK_DTIME = 0.1
+
 #: The action bound when the relaxed plan says nothing (a goal unreachable even relaxed) and the least cap.
 DEFAULT_CAP = 6
 
@@ -45,10 +49,12 @@ class HygieneNSP:
     group_stages: bool = True  # exact weighted stages for consecutive small dimensions (JointModel.grouped_objectives)
     name: str = "hygiene-nsp"
 
-    def _stages(self, jm) -> tuple[list, object]:  # noqa: ANN001
+    def _stages(self, jm, separate_tie_break: bool = False) -> tuple[list, object]:  # noqa: ANN001
         """The lexicographic stages and the separate tie-break (None when it joined the last group)."""
         if not self.group_stages:
             return jm.objectives, jm.tie_break
+        if separate_tie_break:
+            return jm.grouped_objectives(), jm.tie_break
         stages = jm.grouped_objectives(with_tie_break=True)
         if stages[-1][0] == "tie_break":
             return stages[:-1], jm.tie_break
@@ -86,9 +92,11 @@ class HygieneNSP:
         jm = build_joint_model(reg, inst, state, actions, bound, self.project, interchangeable_classes(inst))
         built = time.perf_counter() - t
         hint = self._first_plan(reg, inst, state, actions, jm, bound, deadline - time.perf_counter())
-        stages, tie = self._stages(jm)
+        longer = bound >= HINT_FROM  # the tie-break gets its own, capped stage (docs/planners.md)
+        stages, tie = self._stages(jm, separate_tie_break=longer)
         res = lexsolve(jm.model, stages, time_limit=max(0.05, deadline - time.perf_counter()), tie_break=tie,
-                       settings=SETTINGS, lower_bounds={d: 0 for d, _ in stages}, hint=hint)
+                       settings=SETTINGS, lower_bounds={d: 0 for d, _ in stages}, hint=hint,
+                       tie_break_deterministic_time=TIE_BREAK_DTIME if longer else None)
         return jm, res, built
 
     def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:

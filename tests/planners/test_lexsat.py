@@ -415,3 +415,16 @@ def test_a_hint_keeps_a_plan_when_no_time_is_left():
     result = lexsolve(m, objectives, time_limit=0.0, hint=found.solution)
     assert result.status is LexStatus.FEASIBLE  # the hinted solution, never undetermined or infeasible
     assert result.solution == found.solution and not any(s.proved for s in result.stages)
+
+
+def test_a_capped_tie_break_keeps_the_status_and_reproduces():
+    m, objectives, x = subset_sum_model(60, 1, exact=False)
+    first = [("first_item", x[0])]  # an easy stage; the tie-break (the deviation) is hard to prove
+    runs = [lexsolve(m, first, tie_break=objectives[0][1], time_limit=60, tie_break_deterministic_time=0.02)
+            for _ in range(2)]
+    for result in runs:
+        assert result.status is LexStatus.OPTIMAL  # the tie-break decides no cost
+        assert result.stages[-1].tie_break and not result.stages[-1].proved and not result.canonical
+    assert runs[0].solution == runs[1].solution  # a deterministic budget: the same cut-off schedule
+    uncapped = lexsolve(m, first, tie_break=sum(x), time_limit=60, tie_break_deterministic_time=10)
+    assert uncapped.canonical  # an easy tie-break is still proved within the cap
