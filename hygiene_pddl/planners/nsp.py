@@ -24,7 +24,11 @@ SETTINGS = LexSettings(num_workers=1, random_seed=0, linearization_level=0,
 #: The least action bound for which a greedy first plan is handed to CP-SAT (docs/planners.md).
 HINT_FROM = 8
 
-#: Deterministic seconds for the tie-break stage of longer tasks (bounds of HINT_FROM actions or more): proving
+#: The least action bound for which the tie-break is a separate stage with a deterministic budget (below it,
+#: joining the last group measured faster; from 12 actions on, proving the joined group can take seconds).
+SEPARATE_FROM = 12
+
+#: Deterministic seconds for the tie-break stage of longer tasks (bounds of SEPARATE_FROM actions or more): proving
 #: the canonical schedule is the dearest stage there, and it decides no cost.
 TIE_BREAK_DTIME = 0.1
 
@@ -92,7 +96,7 @@ class HygieneNSP:
         jm = build_joint_model(reg, inst, state, actions, bound, self.project, interchangeable_classes(inst))
         built = time.perf_counter() - t
         hint = self._first_plan(reg, inst, state, actions, jm, bound, deadline - time.perf_counter())
-        longer = bound >= HINT_FROM  # the tie-break gets its own, capped stage (docs/planners.md)
+        longer = bound >= SEPARATE_FROM  # the tie-break gets its own, capped stage (docs/planners.md)
         stages, tie = self._stages(jm, separate_tie_break=longer)
         res = lexsolve(jm.model, stages, time_limit=max(0.05, deadline - time.perf_counter()), tie_break=tie,
                        settings=SETTINGS, lower_bounds={d: 0 for d, _ in stages}, hint=hint,

@@ -82,3 +82,26 @@ def test_hygiene_nsp_with_and_without_the_hint_agree():
     assert hinted.status is cold.status is PlanStatus.PLAN
     assert hinted.proved_optimal and cold.proved_optimal
     assert hinted.cost == cold.cost
+
+
+def test_longer_tasks_get_a_capped_separate_tie_break(monkeypatch):
+    import hygiene_pddl.planners.nsp as nsp
+
+    calls = []
+    real = nsp.lexsolve
+
+    def recording(model, stages, **kwargs):
+        calls.append((stages, kwargs))
+        return real(model, stages, **kwargs)
+
+    monkeypatch.setattr(nsp, "lexsolve", recording)
+    long_task = instance_from_data(scaled_instance_data(SPOON, 6), REG)  # bound 12 + 2
+    result = HygieneNSP().solve(long_task, 60, REG)
+    assert result.status is PlanStatus.PLAN and result.proved_optimal and len(result.steps) == 13
+    stages, kwargs = calls[-1]
+    assert kwargs["tie_break_deterministic_time"] == nsp.TIE_BREAK_DTIME and kwargs["tie_break"] is not None
+    assert kwargs["hint"] is not None and "tie_break" not in stages[-1][0]
+    calls.clear()
+    HygieneNSP().solve(instance_from_data(SPOON, REG), 60, REG)  # a benchmark task: joined, uncapped, no hint
+    stages, kwargs = calls[-1]
+    assert kwargs["tie_break_deterministic_time"] is None and kwargs["hint"] is None
