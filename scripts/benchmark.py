@@ -239,6 +239,10 @@ def main(argv: list[str] | None = None) -> int:
         small = [x["total"] for x in rows if 0 < x["steps"] <= 10]
         if small:
             print(f"\nderived tasks up to 10 actions: median / 50 ms target = {statistics.median(small) / 0.05:.1f}x")
+        around20 = [x["total"] for x in rows if 16 <= x["steps"] <= 25 or (x["copies"] >= 8 and not x["steps"])]
+        if around20:
+            print(f"derived tasks around 20 actions (16-25, or no plan at 8+ copies): p90 / 250 ms target = "
+                  f"{pct(around20, 0.9) / 0.25:.1f}x")
     if "certify" in sections:
         r = bench_certify(args.certify_jobs)
         print(f"\n## certify (compose, two-method certification, admission; {r['jobs']} processes, no cache)")
