@@ -6,8 +6,9 @@ starting when the previous ends) under the full hygiene semantics: conditions, e
 hazards where the materials let them cross, no contact bringing a hazard onto a region protected against it,
 treatments, stocks, the deadline and the goals including ``(safe o)``. Successors are ordered by an FF-style
 relaxed plan length plus the unsafe facts still to clean, then by the action's cost under the profile. It is
-only a hint: the CP-SAT model checks it, and ``None`` (no plan within the node budget, or a task that needs
-concurrency or has history actions still running) just means no hint.
+only a hint: the CP-SAT model checks it, and ``None`` (no plan within the bound and the node budget, e.g. a
+task that needs concurrency) just means no hint. History actions still running are not simulated: Hygiene-NSP
+does not ask for a first plan then.
 """
 
 from __future__ import annotations
@@ -68,7 +69,9 @@ class SequentialSearch:
         self.action_key = {a: tuple(a.cost(d) for d in order if d != "makespan") for a in actions}
         self.relaxed = RelaxedPlanner(actions)
 
-    def _step(self, a: GroundAction, facts: frozenset, contam: Contamination, stocks: tuple[int, ...], t: int):
+    def _step(self, a: GroundAction, facts: frozenset, contam: Contamination, stocks: tuple[int, ...], t: int
+              ) -> tuple[frozenset, Contamination, tuple[int, ...], int]:
+        """The state after running ``a`` alone from time ``t``; :class:`_Blocked` when it cannot run."""
         if t + a.duration > self.horizon or not all((x in facts) == pos for x, pos in a.cond_start):
             raise _Blocked
         use = dict(a.consumes)
