@@ -22,6 +22,16 @@ def act(name: str, args: list[str], start: int, duration: int) -> dict:
     return {"kind": "action", "name": name, "args": args, "start": start, "duration": duration}
 
 
+def touch_and_put_back(r: Roles, roles: tuple[str, ...], surface: str, start: int = 0) -> list[dict]:
+    """The left gripper picks each role's object from ``surface`` and puts it back, one TU each step."""
+    out = []
+    for k, role in enumerate(roles):
+        obj, t = r.name(role), start + 2 * k
+        out += [act("pick", ["left", obj, r.grasp(role), surface], t, 1),
+                act("place", ["left", obj, surface], t + 1, 1)]
+    return out
+
+
 def ev(name: str, args: list[str], time: int, note: str = "") -> dict:
     out = {"kind": "event", "name": name, "args": args, "start": time}
     return {**out, "note": note} if note else out
@@ -90,12 +100,7 @@ def _guarded(
     """touch: 'late' (the free right pad touches the held tool after both washes: it needs a treatment) or
     'early' (before them: washed off). brush: gripper whose side pad brushes the source at t, or None."""
     item, tool, source, surface = (r.name(x) for x in ("item", "tool", "source", "surface"))
-    hist = [
-        act("pick", ["left", source, r.grasp("source"), surface], 0, 1),
-        act("place", ["left", source, surface], 1, 1),
-        act("pick", ["left", tool, r.grasp("tool"), surface], 2, 1),
-        act("place", ["left", tool, surface], 3, 1),
-    ]
+    hist = touch_and_put_back(r, ("source", "tool"), surface)
     touch_ev = ev("pad-touch", ["right", tool, r.grasp("tool")], 0, f"the right pad touches the {tool}")
     if touch == "early":
         hist.append({**touch_ev, "start": 4})
@@ -327,13 +332,7 @@ def process(r: Roles, archetype: str) -> Design | None:
 
 def _rescue(r: Roles, key: str, profile: str) -> Draft:
     item, source, surface, receptacle = (r.name(x) for x in ("item", "source", "surface", "receptacle"))
-    hist = [
-        act("pick", ["left", source, r.grasp("source"), surface], 0, 1),
-        act("place", ["left", source, surface], 1, 1),
-        act("pick", ["left", item, r.grasp("item"), surface], 2, 1),
-        act("place", ["left", item, surface], 3, 1),
-        act("wash-pad", ["left"], 4, 3),
-    ]
+    hist = [*touch_and_put_back(r, ("source", "item"), surface), act("wash-pad", ["left"], 4, 3)]
     facts = [f"(at {o} {surface})" for o in (item, source, receptacle)] + ["(empty left)", "(empty right)"]
     return Draft(
         key,

@@ -10,25 +10,17 @@ has the same hygiene situation and roughly two more actions per copy. Determinis
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
 
-
-def _atom(text: str) -> list[str]:
-    return text.strip().strip("()").split()
-
-
-def _render(parts: Iterable[str]) -> str:
-    return "(" + " ".join(parts) + ")"
+from hygiene_pddl.literals import atom_from_text, atom_text
 
 
 def delivered_items(data: dict) -> list[tuple[str, str]]:
     """(item, destination) of every goal ``(at X P)`` whose item has an initial ``(at X L)`` fact."""
-    located = {_atom(f)[1] for f in data["initial"]["facts"] if _atom(f)[0] == "at"}
+    located = {a[1] for a in map(atom_from_text, data["initial"]["facts"]) if a[0] == "at"}
     out = []
-    for goal in data["goals"]:
-        parts = _atom(goal)
-        if parts[0] == "at" and len(parts) == 3 and parts[1] in located:
-            out.append((parts[1], parts[2]))
+    for goal in map(atom_from_text, data["goals"]):
+        if goal[0] == "at" and len(goal) == 3 and goal[1] in located:
+            out.append((goal[1], goal[2]))
     return out
 
 
@@ -40,19 +32,20 @@ def scaled_instance_data(data: dict, copies: int) -> dict:
     items = delivered_items(data)
     if copies == 1 or not items:
         return out
+    initial = [atom_from_text(f) for f in data["initial"]["facts"]]
     for item, place in items:
+        about_item = [a for a in initial if item in a[1:]]
         for i in range(2, copies + 1):
             twin = f"{item}{i}"
             if twin in out["objects"]:
                 raise ValueError(f"cannot scale {data['id']}: object {twin!r} exists")
             out["objects"][twin] = out["objects"][item]
+            twin_facts = [atom_text(tuple(twin if x == item else x for x in a)) for a in about_item]
             for key in ("initial", "observations"):
-                facts = out[key]["facts"]
-                facts += [_render(twin if a == item else a for a in _atom(f)) for f in data["initial"]["facts"]
-                          if item in _atom(f)[1:]]
+                out[key]["facts"] += twin_facts
             out["initial"]["hazards"] += [{**h, "carrier": [twin, h["carrier"][1]]}
                                           for h in data["initial"]["hazards"] if h["carrier"][0] == item]
-            out["goals"].append(_render(("at", twin, place)))
+            out["goals"].append(atom_text(("at", twin, place)))
     for key in ("initial", "observations"):
         out[key]["facts"] = sorted(set(out[key]["facts"]))
     out["objects"] = dict(sorted(out["objects"].items()))

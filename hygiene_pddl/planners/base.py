@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -50,6 +51,22 @@ class PlannerResult:
 
     def timing(self, key: str) -> float:
         return dict(self.timings).get(key, 0.0)
+
+
+Timings = tuple[tuple[str, float], ...]
+
+
+def timings_since(t0: float, t_build: float) -> Timings:
+    """(build, solve, total) seconds of a call that started at ``t0`` (perf_counter) and built for ``t_build``."""
+    total = time.perf_counter() - t0
+    return (("build", t_build), ("solve", total - t_build), ("total", total))
+
+
+def no_plan_result(planner: str, reg: Registries, inst: Instance, status: PlanStatus, timings: Timings,
+                   notes: Iterable[str]) -> PlannerResult:
+    """An answer without a plan (proved infeasible or undetermined): its plan file holds only the status."""
+    return PlannerResult(planner, inst.id, status, False, (), plan_text(reg, inst, [], planner, None, status), None,
+                         timings, tuple(notes))
 
 
 @dataclass(frozen=True)

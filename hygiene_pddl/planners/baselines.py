@@ -26,7 +26,15 @@ from dataclasses import dataclass
 
 from hygiene_pddl.hygiene import HygieneRules, Link
 from hygiene_pddl.instances.model import Instance
-from hygiene_pddl.planners.base import PlannerInfo, PlannerResult, PlanStatus, plan_text, register
+from hygiene_pddl.planners.base import (
+    PlannerInfo,
+    PlannerResult,
+    PlanStatus,
+    no_plan_result,
+    plan_text,
+    register,
+    timings_since,
+)
 from hygiene_pddl.planners.grounding import ground_all
 from hygiene_pddl.planners.joint import JointModel, build_joint_model, solution
 from hygiene_pddl.planners.lexsat import LexSettings, LexStatus, lexsolve
@@ -38,11 +46,6 @@ SETTINGS = LexSettings(num_workers=1, random_seed=0, linearization_level=1)
 #: Extra model constraints: called with the built joint model, returns leading objectives (name, expr)
 #: optimised before the profile's (e.g. treat-always's preference for washing).
 Restriction = Callable[[Registries, Instance, JointModel], list[tuple[str, object]]]
-
-
-def _result(name: str, inst: Instance, status: PlanStatus, timings, notes, reg: Registries) -> PlannerResult:
-    return PlannerResult(name, inst.id, status, False, (), plan_text(reg, inst, [], name, None, status), None,
-                         timings, tuple(notes))
 
 
 def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, time_limit: float, *,
@@ -74,8 +77,7 @@ def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, 
     if res.status is LexStatus.INFEASIBLE and focus:
         notes_out.append("focused grounding infeasible: retried with every reachable action")
         jm, res, _ = attempt(False, time_limit)
-    total = time.perf_counter() - t0
-    timings = (("build", t_build), ("solve", total - t_build), ("total", total))
+    timings = timings_since(t0, t_build)
     if not res.found:
         status = PlanStatus.UNDETERMINED
         if res.status is LexStatus.INFEASIBLE:
@@ -87,7 +89,7 @@ def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, 
                                  "(this proves nothing about the task itself)")
         else:
             notes_out.append(f"no plan found within {time_limit:g} s")
-        return _result(name, inst, status, timings, notes_out, reg)
+        return no_plan_result(name, reg, inst, status, timings, notes_out)
     steps, cost = solution(jm, res)
     return PlannerResult(name, inst.id, PlanStatus.PLAN, res.status is LexStatus.OPTIMAL, tuple(steps),
                          plan_text(reg, inst, steps, name, cost), cost, timings, tuple(notes_out))

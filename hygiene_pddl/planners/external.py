@@ -66,7 +66,16 @@ from compiler.steps import StepMapper
 from hygiene_pddl.costs import SUMMED, CostVector
 from hygiene_pddl.errors import InputError
 from hygiene_pddl.instances.model import Instance
-from hygiene_pddl.planners.base import ChosenStep, PlannerInfo, PlannerResult, PlanStatus, plan_text, register
+from hygiene_pddl.planners.base import (
+    ChosenStep,
+    PlannerInfo,
+    PlannerResult,
+    PlanStatus,
+    no_plan_result,
+    plan_text,
+    register,
+    timings_since,
+)
 from hygiene_pddl.plans.model import Plan, PlanStep
 from hygiene_pddl.plans.parser import parse_plan
 from hygiene_pddl.plans.writer import write_plan
@@ -518,10 +527,6 @@ class ExternalPlanner:
     def __post_init__(self) -> None:
         self.name = self.name or f"external:{self.engine}"
 
-    def _empty(self, reg, inst, status, timings, notes) -> PlannerResult:  # noqa: ANN001
-        return PlannerResult(self.name, inst.id, status, False, (), plan_text(reg, inst, [], self.name, None, status),
-                             None, timings, tuple(notes))
-
     def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:
         reg = reg or load_registries()
         spec = ENGINES[self.engine]
@@ -529,14 +534,14 @@ class ExternalPlanner:
         notes = [f"{FLAVOUR_LABEL[spec.flavour]} flavour; adaptations: {spec.adaptations}"]
         ok, why = engine_available(self.engine)
         if not ok:
-            return self._empty(reg, inst, PlanStatus.UNDETERMINED, (("build", 0.0), ("solve", 0.0), ("total", 0.0)),
-                               [*notes, f"{self.engine} cannot run here: {why}"])
+            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED,
+                                  (("build", 0.0), ("solve", 0.0), ("total", 0.0)),
+                                  [*notes, f"{self.engine} cannot run here: {why}"])
         domain, problem = render_for(spec, reg, inst)
         t_build = time.perf_counter() - t0
         left = max(0.0, time_limit - t_build)
         out = call_engine(self.engine, domain, problem, left)
-        total = time.perf_counter() - t0
-        timings = (("build", t_build), ("solve", total - t_build), ("total", total))
+        timings = timings_since(t0, t_build)
         status = out.get("status")
         if out.get("adaptations"):
             notes.append("applied: " + ", ".join(out["adaptations"]))
@@ -544,9 +549,9 @@ class ExternalPlanner:
         if not out.get("steps"):  # the engine's own words, when it gave no plan
             notes += [f"engine log: {m}" for m in out.get("logs", []) if m.split("]", 1)[-1].strip()][:2]
         if status == "UNSOLVABLE_PROVEN":
-            return self._empty(reg, inst, PlanStatus.INFEASIBLE, timings, notes)
+            return no_plan_result(self.name, reg, inst, PlanStatus.INFEASIBLE, timings, notes)
         if not out.get("steps"):
-            return self._empty(reg, inst, PlanStatus.UNDETERMINED, timings, notes)
+            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings, notes)
         try:
             if out["kind"] == "temporal":
                 steps, text, more = self._temporal(reg, inst, out["steps"])
@@ -554,12 +559,11 @@ class ExternalPlanner:
                 steps, text, more = self._sequential(reg, inst, out["steps"], drop_levels=spec.flavour == "classical")
         except (InputError, ValueError, KeyError) as exc:
             notes.append(f"the engine's plan does not map back to this instance's actions: {exc}")
-            return self._empty(reg, inst, PlanStatus.UNDETERMINED, timings, notes)
+            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings, notes)
         notes += more
         if steps is None:
-            return self._empty(reg, inst, PlanStatus.UNDETERMINED, timings, notes)
-        total = time.perf_counter() - t0
-        timings = (("build", t_build), ("solve", total - t_build), ("total", total))
+            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings, notes)
+        timings = timings_since(t0, t_build)
         return PlannerResult(self.name, inst.id, PlanStatus.PLAN, False, tuple(steps), text, steps_cost(reg, steps),
                              timings, tuple(notes))
 

@@ -23,7 +23,16 @@ from compiler.steps import StepMapper
 from hygiene_pddl.costs import SUMMED, CostVector
 from hygiene_pddl.errors import InputError
 from hygiene_pddl.instances.model import Instance
-from hygiene_pddl.planners.base import ChosenStep, PlannerInfo, PlannerResult, PlanStatus, plan_text, register
+from hygiene_pddl.planners.base import (
+    ChosenStep,
+    PlannerInfo,
+    PlannerResult,
+    PlanStatus,
+    no_plan_result,
+    plan_text,
+    register,
+    timings_since,
+)
 from hygiene_pddl.planners.lexsat import LexSettings, LexStatus, lexsolve
 from hygiene_pddl.plans.parser import parse_plan
 from hygiene_pddl.registries import Registries, load_registries
@@ -172,13 +181,11 @@ class FdCpsat:
                 continue
             if best is None or cost.key(inst.profile) < best[1].key(inst.profile):
                 best = (steps, cost, text, res.status is LexStatus.OPTIMAL)
-        total = time.perf_counter() - t0
-        timings = (("build", t_build), ("solve", total - t_build), ("total", total))
+        timings = timings_since(t0, t_build)
         if best is None:
             proved = status_note == "UNSOLVABLE_PROVEN"
             status = PlanStatus.INFEASIBLE if proved else PlanStatus.UNDETERMINED
-            return PlannerResult(self.name, inst.id, status, False, (),
-                                 plan_text(reg, inst, [], self.name, None, status), None, timings, tuple(notes))
+            return no_plan_result(self.name, reg, inst, status, timings, notes)
         steps, cost, text, _ = best
         # top-k skeletons cover the treatment alternatives, not all of them: never claim optimality
         return PlannerResult(self.name, inst.id, PlanStatus.PLAN, False, tuple(steps), text, cost, timings,

@@ -127,16 +127,24 @@ def ground(reg: Registries, inst: Instance, schema: ActionSchema, binding: dict[
         consumes=schema.consumes, costs=schema.costs)
 
 
+#: The replay's resource kinds ("gripper:left", "appliance:stove", "capacity:sink") -> the fluent saying it is free.
+_FREE_PREDICATE = {"gripper": "idle", "appliance": "appliance-free", "capacity": "free"}
+
+
+def free_fluent(resource: str) -> Atom:
+    """The fluent that says a replay resource (``ReplayResult.busy_until`` key) is free."""
+    kind, _, name = resource.partition(":")
+    return (_FREE_PREDICATE[kind], name)
+
+
 def initial_fluents(reg: Registries, inst: Instance, state: ReplayResult) -> set[Atom]:
     """The replayed physical facts plus free grippers, appliances and capacities at the decision time."""
-    busy = dict(state.busy_until)
-    facts = set(state.facts)
-    facts |= {("idle", g) for g in reg.grippers if f"gripper:{g}" not in busy}
-    facts |= {("appliance-free", o) for o, ty in inst.objects
-              if reg.object_types[ty].is_place and f"appliance:{o}" not in busy}
+    busy = {free_fluent(r) for r, _ in state.busy_until}
     caps = {c for a in inst.actions for c in reg.actions[a].capacities}
-    facts |= {("free", c) for c in caps if f"capacity:{c}" not in busy}
-    return facts
+    resources = ({("idle", g) for g in reg.grippers}
+                 | {("appliance-free", o) for o, ty in inst.objects if reg.object_types[ty].is_place}
+                 | {("free", c) for c in caps})
+    return set(state.facts) | (resources - busy)
 
 
 def ground_all(reg: Registries, inst: Instance, state: ReplayResult, focus: bool = False) -> list[GroundAction]:
@@ -208,35 +216,13 @@ def _end_adds(reg: Registries, rec) -> list[Atom]:  # noqa: ANN001
 SLACK = 1
 
 
-def _levels(actions: list[GroundAction], init: set[Atom]) -> tuple[dict[Atom, int], dict[GroundAction, int]]:
-    """h_max layers: the first relaxed layer at which each fact and each action becomes reachable."""
-    atom_level = {a: 0 for a in init}
-    act_level: dict[GroundAction, int] = {}
-    layer = 0
-    while True:
-        new = []
-        for ga in actions:
-            if ga in act_level:
-                continue
-            needs = [a for a, pos in (*ga.cond_start, *ga.cond_overall, *ga.cond_end) if pos]
-            if all(a in atom_level for a in needs):
-                act_level[ga] = layer
-                new.append(ga)
-        if not new:
-            return atom_level, act_level
-        layer += 1
-        for ga in new:
-            for a, pos in (*ga.eff_start, *ga.eff_end):
-                if pos and a not in atom_level:
-                    atom_level[a] = layer
-
-
 def focused(inst: Instance, usable: list[GroundAction], init: set[Atom]) -> list[GroundAction]:
     """Backward from the goals: for each needed fact that is not already true, its achievers within
     ``SLACK`` relaxed layers of the cheapest; their conditions are needed in turn. Treatments of any
     gripper part the kept actions touch are kept too. (A planner heuristic, not a completeness claim:
     Hygiene-NSP falls back to the full grounding when the focused model is infeasible.)"""
-    atom_level, act_level = _levels(usable, init)
+    relaxed = RelaxedPlanner(usable)
+    level = relaxed.levels(init)
     needed, todo, kept = set(), list(inst.goals), []
     while todo:
         atom = todo.pop()
@@ -245,15 +231,14 @@ def focused(inst: Instance, usable: list[GroundAction], init: set[Atom]) -> list
         needed.add(atom)
         if atom in init:
             continue
-        achievers = [ga for ga in usable if ga in act_level and any(a == atom and pos for a, pos in
-                                                                     (*ga.eff_start, *ga.eff_end))]
+        achievers = [i for i in relaxed.achievers.get(atom, ()) if i in level]
         if not achievers:
             continue
-        best = min(act_level[ga] for ga in achievers)
-        for ga in achievers:
-            if act_level[ga] <= best + SLACK and ga not in kept:
-                kept.append(ga)
-                todo += [a for a, pos in (*ga.cond_start, *ga.cond_overall, *ga.cond_end) if pos]
+        best = min(level[i] for i in achievers)
+        for i in achievers:
+            if level[i] <= best + SLACK and usable[i] not in kept:
+                kept.append(usable[i])
+                todo += relaxed.needs[i]
     touched = {c for ga in kept for x, y in (*ga.contacts_start, *ga.contacts_end) for c in (x, y)}
     safe_objects = {g[1] for g in inst.goals if g[0] == "safe"}
     touched |= {c for ga in usable if ga.treatment for c in [ga.treatment[1]] if c[0] in safe_objects}
@@ -273,7 +258,7 @@ class RelaxedPlanner:
 
     def __init__(self, actions: list[GroundAction]):
         self.actions = actions
-        self.needs = [tuple({a for a, pos in (*ga.cond_start, *ga.cond_overall, *ga.cond_end) if pos})
+        self.needs = [tuple(dict.fromkeys(a for a, pos in (*ga.cond_start, *ga.cond_overall, *ga.cond_end) if pos))
                       for ga in actions]
         self.adds = [tuple(dict.fromkeys(a for a, pos in (*ga.eff_start, *ga.eff_end) if pos)) for ga in actions]
         self.achievers: dict[Atom, list[int]] = {}
@@ -281,7 +266,7 @@ class RelaxedPlanner:
             for a in adds:
                 self.achievers.setdefault(a, []).append(i)
 
-    def _levels(self, init: set[Atom]) -> dict[int, int]:
+    def levels(self, init: set[Atom]) -> dict[int, int]:
         """h_max layer of every reachable action (by index)."""
         reached = set(init)
         level: dict[int, int] = {}
@@ -299,7 +284,7 @@ class RelaxedPlanner:
     def plan(self, init: set[Atom], goals: Iterable[Atom]) -> list[GroundAction] | None:
         """Backward from the goals, each needed fact's earliest achiever by h_max layer; ``None`` when a goal
         is unreachable even in the relaxation."""
-        level = self._levels(init)
+        level = self.levels(init)
         chosen: list[int] = []
         todo, seen = [g for g in goals if g[0] != "safe"], set()
         while todo:

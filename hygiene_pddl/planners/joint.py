@@ -19,7 +19,7 @@ from hygiene_pddl.costs import DIMENSIONS, CostVector
 from hygiene_pddl.hygiene import HygieneRules
 from hygiene_pddl.instances.model import Carrier, Instance
 from hygiene_pddl.literals import Atom
-from hygiene_pddl.planners.grounding import GroundAction, initial_fluents
+from hygiene_pddl.planners.grounding import GroundAction, free_fluent, initial_fluents
 from hygiene_pddl.registries.model import Registries
 from hygiene_pddl.replay import ReplayResult
 
@@ -302,14 +302,8 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
             constant[dim] = 0
     tie = sum(start) + sum(k * ys[j][k] for j in range(n) for k in range(n_slots))
     upper["tie_break"] = n * horizon + n * (n_slots - 1)
-    n_plan = n - len(pending)
     assert set(constant) | {d for d, _ in objectives} == set(DIMENSIONS)
-    del n_plan
     return JointModel(m, actions, used, start, ys, objectives, constant, tie, n_slots, fluents, upper, ye)
-
-
-#: busy_until keys of the replay -> the fluent that says the resource is free
-_RESOURCE_FLUENT = {"gripper": "idle", "appliance": "appliance-free", "capacity": "free"}
 
 
 def unary_resources(a: GroundAction) -> list[Atom]:
@@ -336,9 +330,8 @@ def add_resource_no_overlap(m: cp_model.CpModel, actions: list[GroundAction], st
             for r in resources:
                 by_resource.setdefault(r, []).append(iv)
                 load.setdefault(r, []).append(a.duration * used[j])
-    for key, until in state.busy_until:
-        kind, _, name = key.partition(":")
-        fluent = (_RESOURCE_FLUENT[kind], name) if kind in _RESOURCE_FLUENT else None
+    for resource, until in state.busy_until:
+        fluent = free_fluent(resource)
         if fluent in by_resource and until > decision_time:
             by_resource[fluent].append(m.new_fixed_size_interval_var(0, until - decision_time, ""))
             load[fluent].append(until - decision_time)

@@ -6,7 +6,15 @@ import time
 from dataclasses import dataclass
 
 from hygiene_pddl.instances.model import Instance
-from hygiene_pddl.planners.base import PlannerInfo, PlannerResult, PlanStatus, plan_text, register
+from hygiene_pddl.planners.base import (
+    PlannerInfo,
+    PlannerResult,
+    PlanStatus,
+    no_plan_result,
+    plan_text,
+    register,
+    timings_since,
+)
 from hygiene_pddl.planners.greedy import SequentialSearch
 from hygiene_pddl.planners.grounding import GroundAction, ground_all, initial_fluents, relaxed_plan
 from hygiene_pddl.planners.joint import JointModel, build_joint_model, completed_hint, solution
@@ -79,7 +87,7 @@ class HygieneNSP:
         return first, max(DEFAULT_CAP, first + len(reg.grippers))
 
     def _first_plan(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                    jm: JointModel, bound: int, seconds: float) -> tuple[int, ...] | None:
+                    jm: JointModel, bound: int, classes: list[list[str]], seconds: float) -> tuple[int, ...] | None:
         """A complete hint from a greedy sequential plan (planners/greedy.py), for bounds of ``HINT_FROM``
         actions or more (below it CP-SAT finds a first plan in milliseconds)."""
         if not self.hint or bound < HINT_FROM or state.ongoing:
@@ -87,15 +95,15 @@ class HygieneNSP:
         plan = SequentialSearch(reg, inst, state, actions).search(bound)
         if plan is None:
             return None
-        return completed_hint(jm, plan, interchangeable_classes(inst), min(1.0, seconds / 4))
+        return completed_hint(jm, plan, classes, min(1.0, seconds / 4))
 
     def _run(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-             bound: int, deadline: float) -> tuple[JointModel, LexResult, float]:
+             bound: int, classes: list[list[str]], deadline: float) -> tuple[JointModel, LexResult, float]:
         """Build the model for ``bound`` and solve it by ``deadline`` (perf_counter); also the build time."""
         t = time.perf_counter()
-        jm = build_joint_model(reg, inst, state, actions, bound, self.project, interchangeable_classes(inst))
+        jm = build_joint_model(reg, inst, state, actions, bound, self.project, classes)
         built = time.perf_counter() - t
-        hint = self._first_plan(reg, inst, state, actions, jm, bound, deadline - time.perf_counter())
+        hint = self._first_plan(reg, inst, state, actions, jm, bound, classes, deadline - time.perf_counter())
         longer = bound >= SEPARATE_FROM  # the tie-break gets its own, capped stage (docs/planners.md)
         stages, tie = self._stages(jm, separate_tie_break=longer)
         res = lexsolve(jm.model, stages, time_limit=max(0.05, deadline - time.perf_counter()), tie_break=tie,
@@ -111,12 +119,13 @@ class HygieneNSP:
         notes: list[str] = []
         actions = ground_all(reg, inst, state, focus=self.focus)
         bound, cap = self.bounds(reg, inst, state, actions)
+        classes = interchangeable_classes(inst)
         t_ground = time.perf_counter() - t0
-        jm, res, built = self._run(reg, inst, state, actions, bound, deadline)
+        jm, res, built = self._run(reg, inst, state, actions, bound, classes, deadline)
         t_build = t_ground + built
         focus = self.focus
-        solved_bound = bound
         while True:
+            earlier = (jm, res, bound)
             if bound < cap and (res.status is LexStatus.INFEASIBLE or (
                     res.status is LexStatus.OPTIMAL and _plan_length(jm, res) >= bound)):
                 why = "has no plan" if res.status is LexStatus.INFEASIBLE else "has an optimum that fills it"
@@ -128,46 +137,24 @@ class HygieneNSP:
                 actions = ground_all(reg, inst, state, focus=False)
             else:
                 break
-            earlier = (jm, res, solved_bound)
-            jm, res, _ = self._run(reg, inst, state, actions, bound, deadline)
+            jm, res, _ = self._run(reg, inst, state, actions, bound, classes, deadline)
             if not res.found and earlier[1].found:  # the raised bound ran out of time: keep the earlier plan
                 notes.append(f"no plan within the time limit at {bound} actions: kept the plan found within "
                              f"{earlier[2]} actions")
                 jm, res, bound = earlier
                 break
-            solved_bound = bound
-        total = time.perf_counter() - t0
-        timings = (("build", t_build), ("solve", total - t_build), ("total", total))
+        timings = timings_since(t0, t_build)
         if not res.found:
             status = PlanStatus.INFEASIBLE if res.status is LexStatus.INFEASIBLE else PlanStatus.UNDETERMINED
             if status is PlanStatus.INFEASIBLE:
                 notes.append(f"no plan within {bound} actions and the deadline (proved)")
-            return PlannerResult(
-                self.name,
-                inst.id,
-                status,
-                False,
-                (),
-                plan_text(reg, inst, [], self.name, None, status),
-                None,
-                timings,
-                tuple(notes),
-            )
+            return no_plan_result(self.name, reg, inst, status, timings, notes)
         steps, cost = solution(jm, res)
-        if res.status is LexStatus.OPTIMAL:
+        optimal = res.status is LexStatus.OPTIMAL
+        if optimal:
             notes.append(f"optimal among plans of at most {bound} actions")
-        text = plan_text(reg, inst, steps, self.name, cost)
-        return PlannerResult(
-            self.name,
-            inst.id,
-            PlanStatus.PLAN,
-            res.status is LexStatus.OPTIMAL,
-            tuple(steps),
-            text,
-            cost,
-            timings,
-            tuple(notes),
-        )
+        return PlannerResult(self.name, inst.id, PlanStatus.PLAN, optimal, tuple(steps),
+                             plan_text(reg, inst, steps, self.name, cost), cost, timings, tuple(notes))
 
 
 def _plan_length(jm: JointModel, res: LexResult) -> int:

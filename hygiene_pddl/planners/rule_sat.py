@@ -27,8 +27,15 @@ import time
 from dataclasses import dataclass
 
 from hygiene_pddl.instances.model import Instance
-from hygiene_pddl.literals import Atom
-from hygiene_pddl.planners.base import PlannerInfo, PlannerResult, PlanStatus, plan_text, register
+from hygiene_pddl.literals import Atom, atom_text
+from hygiene_pddl.planners.base import (
+    PlannerInfo,
+    PlannerResult,
+    PlanStatus,
+    no_plan_result,
+    register,
+    timings_since,
+)
 from hygiene_pddl.planners.baselines import joint_plan
 from hygiene_pddl.registries import Registries, load_registries
 from hygiene_pddl.replay import replay
@@ -116,10 +123,6 @@ def read_goals(reg: Registries, inst: Instance) -> Reading:
     return Reading(tuple(goals), tuple(rules))
 
 
-def _text(atom: Atom) -> str:
-    return "(" + " ".join(atom) + ")"
-
-
 @dataclass
 class RuleSat:
     """The paper's rule-based baseline: rule-read goals, full replay, joint CP-SAT (lexicographic)."""
@@ -133,14 +136,11 @@ class RuleSat:
         try:
             reading = read_goals(reg, inst)
         except Unreadable as exc:
-            total = time.perf_counter() - t0
-            status = PlanStatus.UNDETERMINED
-            return PlannerResult(self.name, inst.id, status, False, (),
-                                 plan_text(reg, inst, [], self.name, None, status), None,
-                                 (("build", total), ("solve", 0.0), ("total", total)),
-                                 (f"the rules cannot read the request {inst.request!r}: {exc}",))
+            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED,
+                                  timings_since(t0, time.perf_counter() - t0),
+                                  (f"the rules cannot read the request {inst.request!r}: {exc}",))
         note = "goals read from the request: " + ", ".join(
-            f"{_text(g)} ({r})" for g, r in zip(reading.goals, reading.rules, strict=True))
+            f"{atom_text(g)} ({r})" for g, r in zip(reading.goals, reading.rules, strict=True))
         read = dataclasses.replace(inst, goals=reading.goals)
         return joint_plan(self.name, reg, read, replay(inst, reg), time_limit, max_actions=self.max_actions,
                           project=False, focus=False, notes=(note,), t0=t0)

@@ -89,8 +89,8 @@ def test_a_raised_bound_that_runs_out_of_time_keeps_the_earlier_plan(monkeypatch
     planner = _FirstBound(first=3)
     real_run = planner._run
 
-    def out_of_time(reg, inst, state, actions, bound, deadline):  # the cap's solve finds nothing in time
-        jm, res, built = real_run(reg, inst, state, actions, bound, deadline)
+    def out_of_time(reg, inst, state, actions, bound, classes, deadline):  # the cap's solve finds nothing in time
+        jm, res, built = real_run(reg, inst, state, actions, bound, classes, deadline)
         if bound < DEFAULT_CAP:
             return jm, res, built
         return jm, LexResult(LexStatus.UNDETERMINED, (), None, 0.0, SETTINGS), built
