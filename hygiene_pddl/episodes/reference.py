@@ -42,7 +42,7 @@ def certify(reg: Registries, inst: Instance, max_actions: int = MAX_ACTIONS, tim
     """Certify one instance by the two methods; ``problem`` says why not when they disagree or do not prove."""
     from hygiene_pddl.certify import exact_search
 
-    a = HygieneNSP(max_actions=max_actions, project=False, focus=False).solve(inst, time_limit, reg)
+    a = HygieneNSP(max_actions=max_actions, project=False, focus=False, relax=False).solve(inst, time_limit, reg)
     b = exact_search(reg, inst, max_actions=max_actions, time_limit=time_limit)
     methods = ("hygiene-nsp joint CP-SAT (full grounding, full state)", "exact search (hygiene_pddl.certify)")
     b_status = str(b.status)

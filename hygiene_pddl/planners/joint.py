@@ -45,29 +45,55 @@ class JointModel:
 
     def grouped_objectives(self, limit: int = 2**31, with_tie_break: bool = False
                            ) -> list[tuple[str, cp_model.LinearExprT]]:
-        """Consecutive objectives merged into exact weighted stages while the product of (bound + 1) stays
-        under ``limit``: w_i = prod_{j>i in the group} (U_j + 1) orders a group lexicographically, so one proved
-        optimum of the group is the proved optimum of each of its stages in turn (paper eq. 6). With
-        ``with_tie_break`` the tie-break is the last member (it then joins the last group when it fits)."""
-        groups: list[list[tuple[str, cp_model.LinearExprT]]] = []
-        span = limit
+        """The objectives as exact weighted stages (:func:`group_objectives`); with ``with_tie_break`` the
+        tie-break is the last member (it then joins the last group when it fits)."""
         items = list(self.objectives) + ([("tie_break", self.tie_break)] if with_tie_break else [])
-        for name, expr in items:
-            width = self.upper[name] + 1
-            if groups and span * width < limit:
-                groups[-1].append((name, expr))
-                span *= width
-            else:
-                groups.append([(name, expr)])
-                span = width
-        out = []
-        for group in groups:
-            weight, terms = 1, []
-            for name, expr in reversed(group):
-                terms.append(weight * expr)
-                weight *= self.upper[name] + 1
-            out.append(("+".join(n for n, _ in group), sum(terms) if len(terms) > 1 else group[0][1]))
-        return out
+        return group_objectives(items, self.upper, limit)
+
+
+def group_objectives(items: Sequence[tuple[str, cp_model.LinearExprT]], upper: dict[str, int],
+                     limit: int = 2**31) -> list[tuple[str, cp_model.LinearExprT]]:
+    """Consecutive objectives merged into exact weighted stages while the product of (bound + 1) stays under
+    ``limit``: w_i = prod_{j>i in the group} (U_j + 1) orders a group lexicographically, so one proved optimum
+    of the group is the proved optimum of each of its stages in turn (paper eq. 6). ``upper`` bounds each."""
+    groups: list[list[tuple[str, cp_model.LinearExprT]]] = []
+    span = limit
+    for name, expr in items:
+        width = upper[name] + 1
+        if groups and span * width < limit:
+            groups[-1].append((name, expr))
+            span *= width
+        else:
+            groups.append([(name, expr)])
+            span = width
+    out = []
+    for group in groups:
+        weight, terms = 1, []
+        for name, expr in reversed(group):
+            terms.append(weight * expr)
+            weight *= upper[name] + 1
+        out.append(("+".join(n for n, _ in group), sum(terms) if len(terms) > 1 else group[0][1]))
+    return out
+
+
+def cost_objectives(inst: Instance, actions: Sequence[GroundAction], used: Sequence, makespan: cp_model.IntVar,
+                    horizon: int) -> tuple[list[tuple[str, cp_model.LinearExprT]], dict[str, int], dict[str, int]]:
+    """The profile's dimensions in order as integer expressions over the used actions (makespan as given),
+    the dimensions no action can change (constant 0) and an upper bound of each expression."""
+    objectives, constant, upper = [], {}, {}
+    for dim in inst.profile.order:
+        if dim == "makespan":
+            objectives.append((dim, makespan))
+            upper[dim] = horizon
+            continue
+        coefs = [(used[j], a.cost(dim)) for j, a in enumerate(actions) if a.cost(dim)]
+        if coefs:
+            objectives.append((dim, sum(c * v for v, c in coefs)))
+            upper[dim] = sum(c for _, c in coefs)
+        else:
+            constant[dim] = 0
+    assert set(constant) | {d for d, _ in objectives} == set(DIMENSIONS)
+    return objectives, constant, upper
 
 
 def contamination_fluents(rules: HygieneRules, actions: Iterable[GroundAction], state: ReplayResult,
@@ -288,21 +314,9 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
             m.add(makespan >= start[j] + a.duration).only_enforce_if(used[j])
     for load in loads:  # redundant: a unary resource's work fits before the makespan
         m.add(makespan >= load)
-    objectives, constant, upper = [], {}, {}
-    for dim in inst.profile.order:
-        if dim == "makespan":
-            objectives.append((dim, makespan))
-            upper[dim] = horizon
-            continue
-        coefs = [(used[j], a.cost(dim)) for j, a in enumerate(actions) if a.cost(dim)]
-        if coefs:
-            objectives.append((dim, sum(c * v for v, c in coefs)))
-            upper[dim] = sum(c for _, c in coefs)
-        else:
-            constant[dim] = 0
+    objectives, constant, upper = cost_objectives(inst, actions, used, makespan, horizon)
     tie = sum(start) + sum(k * ys[j][k] for j in range(n) for k in range(n_slots))
     upper["tie_break"] = n * horizon + n * (n_slots - 1)
-    assert set(constant) | {d for d, _ in objectives} == set(DIMENSIONS)
     return JointModel(m, actions, used, start, ys, objectives, constant, tie, n_slots, fluents, upper, ye)
 
 

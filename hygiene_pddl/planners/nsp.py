@@ -5,8 +5,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from hygiene_pddl.costs import DIMENSIONS, CostVector
 from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.planners.base import (
+    ChosenStep,
     PlannerInfo,
     PlannerResult,
     PlanStatus,
@@ -17,11 +19,15 @@ from hygiene_pddl.planners.base import (
 )
 from hygiene_pddl.planners.greedy import SequentialSearch
 from hygiene_pddl.planners.grounding import GroundAction, ground_all, initial_fluents, relaxed_plan
-from hygiene_pddl.planners.joint import JointModel, build_joint_model, completed_hint, solution
+from hygiene_pddl.planners.joint import JointModel, build_joint_model, completed_hint, group_objectives, solution
 from hygiene_pddl.planners.lexsat import LexResult, LexSettings, LexStatus, lexsolve
+from hygiene_pddl.planners.relaxation import build_relaxation
+from hygiene_pddl.planners.skeleton import Happening, refine
 from hygiene_pddl.planners.symmetry import interchangeable_classes
+from hygiene_pddl.plans.parser import parse_plan
 from hygiene_pddl.registries import Registries, load_registries
 from hygiene_pddl.replay import ReplayResult, replay
+from hygiene_pddl.validation.instance_level import evaluate_plan
 
 #: Deterministic settings: one worker, fixed seed; linearization level 0, no probing and one presolve pass
 #: measured fastest on these models (docs/planners.md).
@@ -48,16 +54,19 @@ DEFAULT_CAP = 6
 class HygieneNSP:
     """Joint hygiene and service planning with CP-SAT under the user's priorities.
 
-    ``max_actions`` bounds the plan length; ``None`` (the default) chooses it per instance: the relaxed
-    plan's length plus one treatment per gripper (plus one action when nothing carries a hazard), raised to
-    the cap (that bound plus one per gripper, at least ``DEFAULT_CAP``) when the bounded model has no plan or
-    its optimum fills the bound.
+    With ``relax`` (the default) a plan is first sought that meets the lower bound of the joint model's
+    relaxation (:meth:`_by_relaxation`); the joint model decides when none does. ``max_actions`` bounds the
+    plan length; ``None`` (the default) leaves plans proved by the relaxation unbounded and chooses the joint
+    model's bound per instance: the relaxed plan's length plus one treatment per gripper (plus one action when
+    nothing carries a hazard), raised to the cap (that bound plus one per gripper, at least ``DEFAULT_CAP``)
+    when the bounded model has no plan or its optimum fills the bound.
     """
 
     max_actions: int | None = None
     project: bool = True
     focus: bool = True
     hint: bool = True  # a greedy sequential first plan as CP-SAT's hint for bounds of HINT_FROM actions or more
+    relax: bool = True  # first try to prove a plan optimal by the relaxation (planners/relaxation.py)
     group_stages: bool = True  # exact weighted stages for consecutive small dimensions (JointModel.grouped_objectives)
     name: str = "hygiene-nsp"
 
@@ -97,6 +106,49 @@ class HygieneNSP:
             return None
         return completed_hint(jm, plan, classes, min(1.0, seconds / 4))
 
+    def _by_relaxation(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
+                       deadline: float) -> tuple[list[ChosenStep], CostVector, str, float] | None:
+        """A plan proved optimal without the joint model (steps, cost, plan text, seconds to build the
+        relaxation), or ``None``.
+
+        The relaxation's lexicographic optimum (planners/relaxation.py) bounds every plan's cost vector from
+        below. A greedy sequential plan over the actions it chose (planners/greedy.py) is scheduled as given and
+        with the grippers' turns interleaved, as whole actions and as start and end happenings
+        (planners/skeleton.py); a schedule that the instance-level evaluator accepts and whose cost vector
+        equals the bound is optimal among all plans (of at most ``max_actions`` actions when that is given).
+        """
+        if state.ongoing or not actions:
+            return None
+        t = time.perf_counter()
+        rm = build_relaxation(reg, inst, state, actions, self.project, self.max_actions)
+        built = time.perf_counter() - t
+        stages = group_objectives(rm.objectives, rm.upper)
+        res = lexsolve(rm.model, stages, time_limit=max(0.05, (deadline - time.perf_counter()) / 4),
+                       settings=SETTINGS, lower_bounds={d: 0 for d, _ in stages})
+        if res.status is not LexStatus.OPTIMAL:
+            return None
+        chosen = [a for a, u in zip(rm.actions, rm.used, strict=True) if res.boolean_value(u)]
+        values = {**rm.constant_dims, **{d: res.value(e) for d, e in rm.objectives}}
+        bound = CostVector.from_mapping({d: values[d] for d in DIMENSIONS})
+        plan = SequentialSearch(reg, inst, state, chosen).search(len(chosen))
+        if plan is None:
+            return None
+        candidates = [(skeleton, [Happening(i, ph) for i in range(len(skeleton)) for ph in phases])
+                      for skeleton in dict.fromkeys((tuple(plan), tuple(gripper_rounds(plan))))
+                      for phases in (("whole",), ("start", "end"))]  # whole actions, then their two happenings
+        for skeleton, happenings in candidates:
+            left = deadline - time.perf_counter()
+            if left <= 0.05:
+                return None
+            _, steps, cost = refine(reg, inst, [(a.name, a.args) for a in skeleton], happenings, left / 2)
+            if steps is None or cost != bound:
+                continue
+            text = plan_text(reg, inst, steps, self.name, cost)
+            report = evaluate_plan(reg, inst, parse_plan(text))
+            if report.valid and report.cost == bound:
+                return steps, cost, text, built
+        return None
+
     def _run(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
              bound: int, classes: list[list[str]], deadline: float) -> tuple[JointModel, LexResult, float]:
         """Build the model for ``bound`` and solve it by ``deadline`` (perf_counter); also the build time."""
@@ -121,6 +173,12 @@ class HygieneNSP:
         bound, cap = self.bounds(reg, inst, state, actions)
         classes = interchangeable_classes(inst)
         t_ground = time.perf_counter() - t0
+        proved = self._by_relaxation(reg, inst, state, actions, deadline) if self.relax else None
+        if proved is not None:
+            steps, cost, text, built = proved
+            notes.append("optimal: the cost vector meets the relaxation's lower bound (docs/planners.md)")
+            return PlannerResult(self.name, inst.id, PlanStatus.PLAN, True, tuple(steps), text, cost,
+                                 timings_since(t0, t_ground + built), tuple(notes))
         jm, res, built = self._run(reg, inst, state, actions, bound, classes, deadline)
         t_build = t_ground + built
         focus = self.focus
@@ -155,6 +213,20 @@ class HygieneNSP:
             notes.append(f"optimal among plans of at most {bound} actions")
         return PlannerResult(self.name, inst.id, PlanStatus.PLAN, optimal, tuple(steps),
                              plan_text(reg, inst, steps, self.name, cost), cost, timings, tuple(notes))
+
+
+def gripper_rounds(plan: list[GroundAction]) -> list[GroundAction]:
+    """The plan's actions taken in turns from each gripper's own sequence (first use order), so that a
+    schedule can run the grippers side by side; actions that occupy no gripper keep their own turn."""
+    queues: dict[tuple[str, ...], list[GroundAction]] = {}
+    for a in plan:
+        queues.setdefault(a.grippers, []).append(a)
+    out: list[GroundAction] = []
+    while len(out) < len(plan):
+        for queue in queues.values():
+            if queue:
+                out.append(queue.pop(0))
+    return out
 
 
 def _plan_length(jm: JointModel, res: LexResult) -> int:

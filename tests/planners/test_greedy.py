@@ -78,7 +78,8 @@ def test_the_completed_hint_is_a_solution_with_renamed_look_alikes():
 
 def test_hygiene_nsp_with_and_without_the_hint_agree():
     inst = instance_from_data(scaled_instance_data(SPOON, 4), REG)
-    hinted, cold = HygieneNSP().solve(inst, 60, REG), HygieneNSP(hint=False).solve(inst, 60, REG)
+    hinted = HygieneNSP(relax=False).solve(inst, 60, REG)
+    cold = HygieneNSP(hint=False, relax=False).solve(inst, 60, REG)
     assert hinted.status is cold.status is PlanStatus.PLAN
     assert hinted.proved_optimal and cold.proved_optimal
     assert hinted.cost == cold.cost
@@ -96,12 +97,12 @@ def test_longer_tasks_get_a_capped_separate_tie_break(monkeypatch):
 
     monkeypatch.setattr(nsp, "lexsolve", recording)
     long_task = instance_from_data(scaled_instance_data(SPOON, 6), REG)  # bound 12 + 2
-    result = HygieneNSP().solve(long_task, 60, REG)
+    result = HygieneNSP(relax=False).solve(long_task, 60, REG)  # the joint model, not the relaxation's proof
     assert result.status is PlanStatus.PLAN and result.proved_optimal and len(result.steps) == 13
     stages, kwargs = calls[-1]
     assert kwargs["tie_break_deterministic_time"] == nsp.TIE_BREAK_DTIME and kwargs["tie_break"] is not None
     assert kwargs["hint"] is not None and "tie_break" not in stages[-1][0]
     calls.clear()
-    HygieneNSP().solve(instance_from_data(SPOON, REG), 60, REG)  # a benchmark task: joined, uncapped, no hint
+    HygieneNSP(relax=False).solve(instance_from_data(SPOON, REG), 60, REG)  # benchmark task: joined, uncapped
     stages, kwargs = calls[-1]
     assert kwargs["tie_break_deterministic_time"] is None and kwargs["hint"] is None

@@ -1,0 +1,137 @@
+"""The joint model's relaxation (planners/relaxation.py) and Hygiene-NSP's proof by it: the bound never exceeds a
+certified optimum, it is tight where the issue's tasks need it, and plans proved by it equal the joint model's."""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hygiene_pddl.costs import DIMENSIONS, CostVector
+from hygiene_pddl.episodes.scaling import scaled_instance_data
+from hygiene_pddl.errors import InputError
+from hygiene_pddl.instances import load_instance, load_reference
+from hygiene_pddl.instances.loader import instance_from_data
+from hygiene_pddl.planners.base import PlanStatus
+from hygiene_pddl.planners.grounding import ground_all
+from hygiene_pddl.planners.joint import group_objectives
+from hygiene_pddl.planners.lexsat import LexStatus, lexsolve
+from hygiene_pddl.planners.nsp import SETTINGS, HygieneNSP, gripper_rounds
+from hygiene_pddl.planners.relaxation import build_relaxation
+from hygiene_pddl.plans.parser import parse_plan
+from hygiene_pddl.registries import load_registries
+from hygiene_pddl.replay import replay
+from hygiene_pddl.validation.instance_level import evaluate_plan
+from tests.benchmark_files import PROBLEMS, one_per_family
+
+REG = load_registries()
+PROVED = "optimal: the cost vector meets the relaxation's lower bound (docs/planners.md)"
+SPOON = PROBLEMS / "spoon_fruit" / "spoon_fruit-wash_then_touch-spare_parts_first.json"
+COCOA = PROBLEMS / "hot_cocoa" / "hot_cocoa-time_first.json"
+
+
+def _relaxed(inst):
+    """(status, cost vector or None, chosen actions) of the relaxation's lexicographic optimum."""
+    state = replay(inst, REG)
+    rm = build_relaxation(REG, inst, state, ground_all(REG, inst, state, focus=True))
+    stages = group_objectives(rm.objectives, rm.upper)
+    res = lexsolve(rm.model, stages, time_limit=30, settings=SETTINGS, lower_bounds={d: 0 for d, _ in stages})
+    if not res.found:
+        return res.status, None, []
+    values = {**rm.constant_dims, **{d: res.value(e) for d, e in rm.objectives}}
+    chosen = [a.text() for a, u in zip(rm.actions, rm.used, strict=True) if res.boolean_value(u)]
+    return res.status, CostVector.from_mapping({d: values[d] for d in DIMENSIONS}), chosen
+
+
+@pytest.mark.parametrize("path", [p for p in one_per_family() if not replay(load_instance(p, REG), REG).ongoing],
+                         ids=lambda p: p.stem)
+def test_the_relaxation_never_exceeds_the_certified_optimum(path):
+    inst = load_instance(path, REG)
+    ref = load_reference(path.with_name(path.stem + ".reference.json"))
+    status, bound, _ = _relaxed(inst)
+    if status is LexStatus.INFEASIBLE:
+        assert not ref.feasible  # a relaxation without plans proves the task has none
+        return
+    assert status is LexStatus.OPTIMAL
+    if ref.feasible:
+        assert bound.key(inst.profile) <= ref.optimal_cost.key(inst.profile), (bound, ref.optimal_cost)
+
+
+VARIANT_BASES = [PROBLEMS / f"{n}.json" for n in ("spoon_fruit/spoon_fruit-wash_then_touch-spare_parts_first",
+                                                  "spoon_fruit/spoon_fruit-touch_then_wash-spare_parts_first",
+                                                  "bowl_to_sink/bowl_to_sink-left_side_brush")]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(VARIANT_BASES), st.data())
+def test_the_relaxation_is_below_the_joint_optimum_for_any_delivery(base, data):
+    # dirty pads and trays moved onto protected and unprotected places: contacts that spread hazards onto
+    # unprotected regions need no treatment, so the bound must not ask for one
+    raw = json.loads(base.read_text())
+    item, place = data.draw(st.permutations(sorted(raw["objects"])))[:2]
+    try:
+        inst = instance_from_data({**raw, "goals": [f"(at {item} {place})"]}, REG, "variant")
+    except InputError:
+        return  # not an item, or not a place
+    status, bound, _ = _relaxed(inst)
+    joint = HygieneNSP(relax=False).solve(inst, 60, REG)
+    if joint.status is PlanStatus.PLAN:
+        assert status is LexStatus.OPTIMAL and joint.proved_optimal
+        assert bound.key(inst.profile) <= joint.cost.key(inst.profile), (item, place, bound, joint.cost)
+    fast = HygieneNSP().solve(inst, 60, REG)
+    assert (fast.status, fast.cost) == (joint.status, joint.cost)
+
+
+def test_protection_makes_the_relaxation_treat_the_dirty_pad():
+    # the right pad carries the hazard the apple's skin is protected from: no plan without a treatment
+    status, bound, chosen = _relaxed(load_instance(SPOON, REG))
+    assert status is LexStatus.OPTIMAL
+    assert "(wash-pad right)" in chosen and bound == load_reference(SPOON.with_name(SPOON.stem + ".reference.json")
+                                                                    ).optimal_cost
+
+
+def test_hot_cocoa_relaxation_is_below_the_optimum_and_the_joint_model_decides():
+    inst = load_instance(COCOA, REG)
+    _, bound, _ = _relaxed(inst)
+    assert bound["makespan"] < 13  # it does not see that the pot cannot be picked while it cooks
+    result = HygieneNSP().solve(inst, 60, REG)
+    assert result.proved_optimal and result.cost["makespan"] == 13
+    assert PROVED not in result.notes and any(n.startswith("optimal among plans") for n in result.notes)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(one_per_family()))
+def test_the_relaxations_proof_agrees_with_the_joint_model(path):
+    inst = load_instance(path, REG)
+    fast, joint = HygieneNSP().solve(inst, 60, REG), HygieneNSP(relax=False).solve(inst, 60, REG)
+    assert (fast.status, fast.cost, fast.proved_optimal) == (joint.status, joint.cost, joint.proved_optimal)
+    if PROVED in fast.notes:
+        report = evaluate_plan(REG, inst, parse_plan(fast.plan_text))
+        assert report.valid and report.cost == fast.cost
+
+
+@pytest.mark.parametrize(("name", "copies"), [("spoon_fruit/spoon_fruit-touch_then_wash-spare_parts_first", 9),
+                                              ("bowl_to_sink/bowl_to_sink-left_side_brush", 4)])
+def test_long_derived_tasks_are_proved_by_the_relaxation(name, copies):
+    inst = instance_from_data(scaled_instance_data(json.loads((PROBLEMS / f"{name}.json").read_text()), copies), REG)
+    result = HygieneNSP().solve(inst, 60, REG)
+    assert result.status is PlanStatus.PLAN and result.proved_optimal and PROVED in result.notes
+    assert len(result.steps) == 2 * copies
+    report = evaluate_plan(REG, inst, parse_plan(result.plan_text))
+    assert report.valid and report.cost == result.cost
+    if copies == 4:  # two grippers side by side: the joint model's optimum, not a sequential plan
+        joint = HygieneNSP(relax=False).solve(inst, 60, REG)
+        assert joint.cost == result.cost and result.cost["makespan"] < sum(s.duration for s in result.steps)
+
+
+def test_gripper_rounds_alternates_the_grippers_and_keeps_their_order():
+    inst = instance_from_data(scaled_instance_data(json.loads(SPOON.read_text()), 2), REG)
+    state = replay(inst, REG)
+    by_text = {a.text(): a for a in ground_all(REG, inst, state)}
+    plan = [by_text[t] for t in ("(pick left apple skin counter)", "(place left apple plate)",
+                                 "(pick right apple2 skin counter)", "(wash-pad right)", "(place right apple2 plate)")]
+    rounds = gripper_rounds(plan)
+    assert [a.text() for a in rounds] == ["(pick left apple skin counter)", "(pick right apple2 skin counter)",
+                                          "(place left apple plate)", "(wash-pad right)", "(place right apple2 plate)"]
+    for g in ("left", "right"):
+        assert [a for a in rounds if a.grippers == (g,)] == [a for a in plan if a.grippers == (g,)]
