@@ -50,6 +50,18 @@ TIE_BREAK_DTIME = 0.1
 DEFAULT_CAP = 6
 
 
+@dataclass(frozen=True)
+class RelaxationProof:
+    """What the relaxation settled (:meth:`HygieneNSP._by_relaxation`): an optimal plan, or that there is none;
+    ``built`` is the seconds spent building the relaxation."""
+
+    status: PlanStatus
+    built: float
+    steps: tuple[ChosenStep, ...] = ()
+    cost: CostVector | None = None
+    text: str = ""
+
+
 @dataclass
 class HygieneNSP:
     """Joint hygiene and service planning with CP-SAT under the user's priorities.
@@ -107,9 +119,9 @@ class HygieneNSP:
         return completed_hint(jm, plan, classes, min(1.0, seconds / 4))
 
     def _by_relaxation(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                       deadline: float) -> tuple[list[ChosenStep], CostVector, str, float] | None:
-        """A plan proved optimal without the joint model (steps, cost, plan text, seconds to build the
-        relaxation), or ``None``.
+                       deadline: float) -> RelaxationProof | None:
+        """A plan proved optimal, or a proof that there is none, without the joint model; ``None`` when the
+        relaxation settles neither.
 
         The relaxation's lexicographic optimum (planners/relaxation.py) bounds every plan's cost vector from
         below. A greedy sequential plan over the actions it chose (planners/greedy.py) is scheduled as given and
@@ -125,6 +137,8 @@ class HygieneNSP:
         stages = group_objectives(rm.objectives, rm.upper)
         res = lexsolve(rm.model, stages, time_limit=max(0.05, (deadline - time.perf_counter()) / 4),
                        settings=SETTINGS, lower_bounds={d: 0 for d, _ in stages})
+        if res.status is LexStatus.INFEASIBLE:  # the joint model is at least as constrained
+            return RelaxationProof(PlanStatus.INFEASIBLE, built)
         if res.status is not LexStatus.OPTIMAL:
             return None
         chosen = [a for a, u in zip(rm.actions, rm.used, strict=True) if res.boolean_value(u)]
@@ -146,7 +160,7 @@ class HygieneNSP:
             text = plan_text(reg, inst, steps, self.name, cost)
             report = evaluate_plan(reg, inst, parse_plan(text))
             if report.valid and report.cost == bound:
-                return steps, cost, text, built
+                return RelaxationProof(PlanStatus.PLAN, built, tuple(steps), cost, text)
         return None
 
     def _run(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
@@ -170,18 +184,27 @@ class HygieneNSP:
         state = replay(inst, reg)
         notes: list[str] = []
         actions = ground_all(reg, inst, state, focus=self.focus)
-        bound, cap = self.bounds(reg, inst, state, actions)
+        focus = self.focus
         classes = interchangeable_classes(inst)
         t_ground = time.perf_counter() - t0
-        proved = self._by_relaxation(reg, inst, state, actions, deadline) if self.relax else None
-        if proved is not None:
-            steps, cost, text, built = proved
+        proof = self._by_relaxation(reg, inst, state, actions, deadline) if self.relax else None
+        if proof is not None and proof.status is PlanStatus.INFEASIBLE and focus:
+            notes.append("focused grounding infeasible: retried with every reachable action")
+            focus = False
+            actions = ground_all(reg, inst, state, focus=False)
+            proof = self._by_relaxation(reg, inst, state, actions, deadline)
+        if proof is not None:
+            timings = timings_since(t0, t_ground + proof.built)
+            if proof.status is PlanStatus.INFEASIBLE:
+                within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
+                notes.append(f"no plan{within} within the deadline: the relaxation has none (proved)")
+                return no_plan_result(self.name, reg, inst, PlanStatus.INFEASIBLE, timings, notes)
             notes.append("optimal: the cost vector meets the relaxation's lower bound (docs/planners.md)")
-            return PlannerResult(self.name, inst.id, PlanStatus.PLAN, True, tuple(steps), text, cost,
-                                 timings_since(t0, t_ground + built), tuple(notes))
+            return PlannerResult(self.name, inst.id, PlanStatus.PLAN, True, proof.steps, proof.text, proof.cost,
+                                 timings, tuple(notes))
+        bound, cap = self.bounds(reg, inst, state, actions)
         jm, res, built = self._run(reg, inst, state, actions, bound, classes, deadline)
         t_build = t_ground + built
-        focus = self.focus
         while True:
             earlier = (jm, res, bound)
             if bound < cap and (res.status is LexStatus.INFEASIBLE or (

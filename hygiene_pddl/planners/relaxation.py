@@ -83,15 +83,35 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
     def at(j: int, when: str) -> cp_model.LinearExprT:
         return start[j] + actions[j].duration if when == "end" else start[j]
 
-    def needs_one_before(j: int, providers: list[tuple[int, str]], when: str) -> None:
-        """used[j] => one used provider (action, where it provides) happening no later than j's ``when``."""
+    def treatments(carrier: tuple, hazard: str) -> list[tuple[int, str]]:
+        return [(i, "end") for i, b in enumerate(actions)
+                if b.treatment and b.treatment[1] == carrier and rules.removes(b.treatment[0], carrier, hazard)]
+
+    def first_provider(providers: list[tuple[int, str]], users: list[tuple[int, str]]) -> None:
+        """Each used user (action, where it needs it) has a used provider (action, where it provides) other than
+        itself, and happens no earlier than the first used provider. One variable holds that first time for all
+        users: a user's own provider is never earlier than the first one, so nothing is lost by sharing it."""
+        others = {i for i, _ in providers}
+        for j, _ in users:
+            m.add(sum(used[i] for i in others - {j}) >= used[j])
+        first = m.new_int_var(0, horizon, "")
+        needed = m.new_bool_var("")
         chosen = []
         for i, where in providers:
             s = m.new_bool_var("")
             m.add_implication(s, used[i])
-            m.add(at(i, where) <= at(j, when)).only_enforce_if(s)
+            m.add(at(i, where) <= first).only_enforce_if(s)
             chosen.append(s)
-        m.add(sum(chosen) >= used[j])
+        m.add(sum(chosen) >= needed)
+        for j, when in users:
+            m.add_implication(used[j], needed)
+            m.add(at(j, when) >= first).only_enforce_if(used[j])
+
+    # What each action needs before one of its happenings: key -> (providers, [(user, when)]).
+    needs: dict[tuple, tuple[list[tuple[int, str]], list[tuple[int, str]]]] = {}
+
+    def need(key: tuple, j: int, when: str, providers: list[tuple[int, str]]) -> None:
+        needs.setdefault(key, (providers, []))[1].append((j, when))
 
     # landmarks: conditions false (true, for negative ones) now need a provider
     for j, a in enumerate(actions):
@@ -102,13 +122,8 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                     continue
                 if conds is not a.cond_start and _adds_at(a, atom, pos) == "start" and (atom, pos) in own_start:
                     continue  # j's own start effect provides it
-                providers = [(i, w) for i, b in enumerate(actions) if i != j
-                             for w in [_adds_at(b, atom, pos)] if w]
-                needs_one_before(j, providers, when)
-
-    def treatments(carrier: tuple, hazard: str) -> list[tuple[int, str]]:
-        return [(i, "end") for i, b in enumerate(actions)
-                if b.treatment and b.treatment[1] == carrier and rules.removes(b.treatment[0], carrier, hazard)]
+                providers = [(i, w) for i, b in enumerate(actions) for w in [_adds_at(b, atom, pos)] if w]
+                need((atom, pos), j, when, providers)
 
     # protection: a carrier with a hazard now must be treated before it touches a clean region protected from it
     index = set(contamination_fluents(rules, actions, state, project, inst.goals))
@@ -120,7 +135,10 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                         if (h in carried.get(dst, ()) or not rules.violates(dst, h) or not rules.crosses(h, src, dst)
                                 or ("contaminated", src, h) not in index or ("contaminated", dst, h) not in index):
                             continue
-                        needs_one_before(j, treatments(src, h), when)
+                        need(("treated", src, h), j, when, treatments(src, h))
+
+    for providers, users in needs.values():
+        first_provider(providers, users)
 
     # goals
     for g in inst.goals:

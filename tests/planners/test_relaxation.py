@@ -110,6 +110,19 @@ def test_the_relaxations_proof_agrees_with_the_joint_model(path):
         assert report.valid and report.cost == fast.cost
 
 
+INFEASIBLE = [p for p in sorted(PROBLEMS.glob("*/*.json")) if not p.name.endswith(".reference.json")
+              and not load_reference(p.with_name(p.stem + ".reference.json")).feasible]
+
+
+@pytest.mark.parametrize("path", INFEASIBLE[::4], ids=lambda p: p.stem)
+def test_a_relaxation_without_plans_proves_the_task_has_none(path):
+    inst = load_instance(path, REG)
+    fast, joint = HygieneNSP().solve(inst, 60, REG), HygieneNSP(relax=False).solve(inst, 60, REG)
+    assert fast.status is joint.status is PlanStatus.INFEASIBLE
+    assert "no plan within the deadline: the relaxation has none (proved)" in fast.notes
+    assert "; status: infeasible" in fast.plan_text
+
+
 @pytest.mark.parametrize(("name", "copies"), [("spoon_fruit/spoon_fruit-touch_then_wash-spare_parts_first", 9),
                                               ("bowl_to_sink/bowl_to_sink-left_side_brush", 4)])
 def test_long_derived_tasks_are_proved_by_the_relaxation(name, copies):
