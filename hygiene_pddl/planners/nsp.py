@@ -261,7 +261,8 @@ def _plan_length(jm: JointModel, res: LexResult) -> int:
 register(
     PlannerInfo(
         "hygiene-nsp",
-        "joint CP-SAT over treatments, service actions, grippers and times (lexicographic, paper eq. 6)",
+        "joint CP-SAT over treatments, service actions, grippers and times (lexicographic, paper eq. 6); a "
+        "relaxation's lower bound proves most plans before the joint model is built",
         HygieneNSP,
     )
 )
