@@ -7,7 +7,8 @@ to state over the actions alone:
 * goals: a goal fact that is false now needs one of its achievers; a ``(safe o)`` goal needs, for every
   hazard o carries now where it is protected, a treatment that removes it;
 * landmarks: an action's condition that is false now (true now, for a negative one) needs an achiever
-  (a deleter) other than the action itself, whose happening is no later than the condition's;
+  (a deleter) other than the action itself, and the condition's happening comes no earlier than the first
+  used one (one time variable per needed fact, shared by every action that needs it);
 * protection: a contact that would carry a hazard from a carrier that has it now onto a region protected
   against it (and clean of it) needs a treatment of that carrier that removes it, ending no later than the
   contact: nothing can bring the hazard onto a protected clean region, so the carrier must be clean then;
@@ -15,9 +16,9 @@ to state over the actions alone:
   before the makespan) and the cost dimensions exactly as in the joint model.
 
 What it leaves out is the state between happenings: deletions after a support, hazards spreading along a
-chain of contacts, re-contamination after a treatment. Hygiene-NSP uses it to prove a plan optimal without
-the joint model over every ground action: when the joint model restricted to the relaxation's chosen
-actions has a plan whose every cost dimension is at most the relaxation's optimum, that plan is optimal.
+chain of contacts, re-contamination after a treatment. Hygiene-NSP uses it before building the joint model
+(``HygieneNSP._by_relaxation``): a valid plan whose cost vector equals the relaxation's optimum is optimal,
+and a relaxation without solutions proves that the joint model has none.
 """
 
 from __future__ import annotations
@@ -123,7 +124,7 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                 if conds is not a.cond_start and _adds_at(a, atom, pos) == "start" and (atom, pos) in own_start:
                     continue  # j's own start effect provides it
                 providers = [(i, w) for i, b in enumerate(actions) for w in [_adds_at(b, atom, pos)] if w]
-                need((atom, pos), j, when, providers)
+                need(("condition", atom, pos), j, when, providers)
 
     # protection: a carrier with a hazard now must be treated before it touches a clean region protected from it
     index = set(contamination_fluents(rules, actions, state, project, inst.goals))
@@ -135,7 +136,7 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                         if (h in carried.get(dst, ()) or not rules.violates(dst, h) or not rules.crosses(h, src, dst)
                                 or ("contaminated", src, h) not in index or ("contaminated", dst, h) not in index):
                             continue
-                        need(("treated", src, h), j, when, treatments(src, h))
+                        need(("treatment", src, h), j, when, treatments(src, h))
 
     for providers, users in needs.values():
         first_provider(providers, users)
