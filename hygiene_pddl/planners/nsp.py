@@ -144,12 +144,15 @@ class HygieneNSP:
         chosen = [a for a, u in zip(rm.actions, rm.used, strict=True) if res.boolean_value(u)]
         values = {**rm.constant_dims, **{d: res.value(e) for d, e in rm.objectives}}
         bound = CostVector.from_mapping({d: values[d] for d in DIMENSIONS})
-        plan = SequentialSearch(reg, inst, state, chosen).search(len(chosen))
-        if plan is None:
-            return None
+        plan = SequentialSearch(reg, inst, state, chosen).search(len(chosen)) or []
         candidates = [(skeleton, [Happening(i, ph) for i in range(len(skeleton)) for ph in phases])
-                      for skeleton in dict.fromkeys((tuple(plan), tuple(gripper_rounds(plan))))
+                      for skeleton in dict.fromkeys((tuple(plan), tuple(gripper_rounds(plan)))) if skeleton
                       for phases in (("whole",), ("start", "end"))]  # whole actions, then their two happenings
+        # the relaxation's own schedule, ends before starts at equal times (tasks that need concurrency)
+        starts = [res.value(t) for t, u in zip(rm.start, rm.used, strict=True) if res.boolean_value(u)]
+        timed = sorted((starts[i] + (a.duration if phase == "end" else 0), phase == "start", i, phase)
+                       for i, a in enumerate(chosen) for phase in ("start", "end"))
+        candidates.append((chosen, [Happening(i, phase) for *_, i, phase in timed]))
         for skeleton, happenings in candidates:
             left = deadline - time.perf_counter()
             if left <= 0.05:

@@ -12,6 +12,8 @@ to state over the actions alone:
 * protection: a contact that would carry a hazard from a carrier that has it now onto a region protected
   against it (and clean of it) needs a treatment of that carrier that removes it, ending no later than the
   contact: nothing can bring the hazard onto a protected clean region, so the carrier must be clean then;
+* irreversible conditions: a condition true now that no action can restore is destroyed only after the last
+  moment an action needs it (the end, for an over-all condition);
 * stocks, the deadline, unary resources (no two actions holding one overlap; each resource's work fits
   before the makespan) and the cost dimensions exactly as in the joint model.
 
@@ -114,17 +116,31 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
     def need(key: tuple, j: int, when: str, providers: list[tuple[int, str]]) -> None:
         needs.setdefault(key, (providers, []))[1].append((j, when))
 
-    # landmarks: conditions false (true, for negative ones) now need a provider
+    # (atom, value) -> the actions that make the atom take that value, and where
+    makes: dict[tuple[Atom, bool], list[tuple[int, str]]] = {}
+    for i, b in enumerate(actions):
+        for atom in dict.fromkeys(x for x, _ in (*b.eff_start, *b.eff_end)):
+            for value in (True, False):
+                where = _adds_at(b, atom, value)
+                if where:
+                    makes.setdefault((atom, value), []).append((i, where))
+
     for j, a in enumerate(actions):
         own_start = {(x, pos) for x, pos in a.eff_start}
-        for when, conds in (("start", a.cond_start), ("start", a.cond_overall), ("end", a.cond_end)):
+        for when, last, conds in (("start", "start", a.cond_start), ("start", "end", a.cond_overall),
+                                  ("end", "end", a.cond_end)):
             for atom, pos in conds:
-                if (atom in init) == pos:
-                    continue
-                if conds is not a.cond_start and _adds_at(a, atom, pos) == "start" and (atom, pos) in own_start:
-                    continue  # j's own start effect provides it
-                providers = [(i, w) for i, b in enumerate(actions) for w in [_adds_at(b, atom, pos)] if w]
-                need(("condition", atom, pos), j, when, providers)
+                if (atom in init) != pos:
+                    # a landmark: false now (true, for a negative condition), so it needs a provider
+                    if conds is not a.cond_start and _adds_at(a, atom, pos) == "start" and (atom, pos) in own_start:
+                        continue  # j's own start effect provides it
+                    need(("condition", atom, pos), j, when, makes.get((atom, pos), []))
+                elif (atom, pos) not in makes:
+                    # true now and nothing restores it once destroyed: every destroyer comes after the last
+                    # moment j needs it (an over-all condition is needed until j's end)
+                    for d, where in makes.get((atom, not pos), []):
+                        if d != j:
+                            m.add(at(d, where) >= at(j, last)).only_enforce_if([used[j], used[d]])
 
     # protection: a carrier with a hazard now must be treated before it touches a clean region protected from it
     index = set(contamination_fluents(rules, actions, state, project, inst.goals))

@@ -90,13 +90,24 @@ def test_protection_makes_the_relaxation_treat_the_dirty_pad():
                                                                     ).optimal_cost
 
 
-def test_hot_cocoa_relaxation_is_below_the_optimum_and_the_joint_model_decides():
+def test_hot_cocoa_is_proved_through_the_irreversible_condition_and_the_relaxations_schedule():
     inst = load_instance(COCOA, REG)
     _, bound, _ = _relaxed(inst)
-    assert bound["makespan"] < 13  # it does not see that the pot cannot be picked while it cooks
+    # (at pot stove) never comes back once the pot is picked, and cooking needs it to the end: 13 TU, not 12
+    assert bound["makespan"] == 13
     result = HygieneNSP().solve(inst, 60, REG)
-    assert result.proved_optimal and result.cost["makespan"] == 13
+    assert result.proved_optimal and PROVED in result.notes and result.cost == bound
+    cook = next(s for s in result.steps if s.name == "cook")
+    add = next(s for s in result.steps if s.name == "add-while-cooking")  # needs concurrency: no sequential plan
+    assert cook.start <= add.start and add.start + add.duration <= cook.start + cook.duration
+
+
+def test_when_no_schedule_meets_the_bound_the_joint_model_decides():
+    path = PROBLEMS / "warm_milk_with_honey" / "warm_milk_with_honey-profile-general-time.json"
+    inst = load_instance(path, REG)
+    result = HygieneNSP().solve(inst, 60, REG)
     assert PROVED not in result.notes and any(n.startswith("optimal among plans") for n in result.notes)
+    assert result.cost == load_reference(path.with_name(path.stem + ".reference.json")).optimal_cost
 
 
 @settings(max_examples=20, deadline=None)
