@@ -125,9 +125,10 @@ class HygieneNSP:
 
         The relaxation's lexicographic optimum (planners/relaxation.py) bounds every plan's cost vector from
         below. A greedy sequential plan over the actions it chose (planners/greedy.py) is scheduled as given and
-        with the grippers' turns interleaved, as whole actions and as start and end happenings
-        (planners/skeleton.py); a schedule that the instance-level evaluator accepts and whose cost vector
-        equals the bound is optimal among all plans (of at most ``max_actions`` actions when that is given).
+        with the grippers' turns interleaved, as whole actions and as start and end happenings, and then the
+        relaxation's own schedule (planners/skeleton.py); a schedule that the instance-level evaluator accepts
+        and whose cost vector equals the bound is optimal among all plans (of at most ``max_actions`` actions
+        when that is given).
         """
         if state.ongoing or not actions:
             return None
