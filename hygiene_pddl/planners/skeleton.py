@@ -1,9 +1,10 @@
 """Schedule an action skeleton: keep its order between happenings that interfere, let the rest overlap.
 
-Shared by fd-cpsat (skeletons from Fast Downward / SymK) and Hygiene-NSP (a greedy plan over the actions the
-relaxation chose). Interference is read from the registry's happening fluents (causal links and threats,
-gripper, appliance and capacity use, shared carriers); integer times under the deadline with ongoing history
-actions' resources still busy; makespan minimised, then the sum of start times (a canonical schedule).
+Shared by fd-cpsat (skeletons from Fast Downward / SymK) and Hygiene-NSP (a greedy plan over the actions its
+relaxation chose, or the relaxation's own schedule). Interference is read from the registry's happening
+fluents (causal links and threats, gripper, appliance and capacity use, shared carriers); integer times under
+the deadline with ongoing history actions' resources still busy; makespan minimised, then the sum of start
+times (a canonical schedule).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from ortools.sat.python import cp_model
 from hygiene_pddl.costs import SUMMED, CostVector
 from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.planners.base import ChosenStep
-from hygiene_pddl.planners.lexsat import LexSettings, lexsolve
+from hygiene_pddl.planners.lexsat import LexResult, LexSettings, lexsolve
 from hygiene_pddl.registries import Registries
 from hygiene_pddl.replay import World, happening_fluents, replay
 
@@ -28,8 +29,10 @@ class Happening:
     phase: str  # "whole", "start", "end"
 
 
-def refine(reg: Registries, inst: Instance, actions, happenings, time_limit: float):
-    """Schedule one skeleton; returns (LexResult, steps) or (LexResult, None)."""
+def refine(reg: Registries, inst: Instance, actions: list[tuple[str, tuple[str, ...]]], happenings: list[Happening],
+           time_limit: float) -> tuple[LexResult, list[ChosenStep] | None, CostVector | None]:
+    """Schedule one skeleton of registry actions ``(name, args)`` whose happenings come in ``happenings``' order:
+    the lexicographic result, the timed steps and their cost vector (``None`` twice when nothing fits)."""
     state = replay(inst, reg)
     world = World.initial(reg, inst)
     horizon = state.horizon - inst.decision_time
