@@ -1,4 +1,5 @@
-"""A quick first plan for Hygiene-NSP's CP-SAT model: greedy best-first search over sequential plans.
+"""Greedy best-first search over sequential plans, for Hygiene-NSP: a first plan for its CP-SAT model, and the
+order in which the actions chosen by its relaxation are scheduled (planners/nsp.py).
 
 CP-SAT spends most of its time on longer tasks finding a first plan; once it has one, the optimum and its
 proof follow quickly (docs/planners.md). This search finds a sequential plan (one action at a time, each
@@ -6,9 +7,9 @@ starting when the previous ends) under the full hygiene semantics: conditions, e
 hazards where the materials let them cross, no contact bringing a hazard onto a region protected against it,
 treatments, stocks, the deadline and the goals including ``(safe o)``. Successors are ordered by an FF-style
 relaxed plan length plus the unsafe facts still to clean, then by the action's cost under the profile. It is
-only a hint: the CP-SAT model checks it, and ``None`` (no plan within the bound and the node budget, e.g. a
-task that needs concurrency) just means no hint. History actions still running are not simulated: Hygiene-NSP
-does not ask for a first plan then.
+never trusted alone: the CP-SAT model or the instance-level evaluator checks it, and ``None`` (no plan within
+the bound and the node budget, e.g. a task that needs concurrency) just means none. History actions still
+running are not simulated: Hygiene-NSP does not search then.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from hygiene_pddl.costs import DIMENSIONS, CostVector
+from hygiene_pddl.costs import CostVector
 from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.planners.base import (
     ChosenStep,
@@ -19,9 +19,9 @@ from hygiene_pddl.planners.base import (
 )
 from hygiene_pddl.planners.greedy import SequentialSearch
 from hygiene_pddl.planners.grounding import GroundAction, ground_all, initial_fluents, relaxed_plan
-from hygiene_pddl.planners.joint import JointModel, build_joint_model, completed_hint, group_objectives, solution
+from hygiene_pddl.planners.joint import JointModel, build_joint_model, completed_hint, solution
 from hygiene_pddl.planners.lexsat import LexResult, LexSettings, LexStatus, lexsolve
-from hygiene_pddl.planners.relaxation import build_relaxation
+from hygiene_pddl.planners.relaxation import relaxed_optimum
 from hygiene_pddl.planners.skeleton import Happening, refine
 from hygiene_pddl.planners.symmetry import interchangeable_classes
 from hygiene_pddl.plans.parser import parse_plan
@@ -132,26 +132,19 @@ class HygieneNSP:
         """
         if state.ongoing or not actions:
             return None
-        t = time.perf_counter()
-        rm = build_relaxation(reg, inst, state, actions, self.project, self.max_actions)
-        built = time.perf_counter() - t
-        stages = group_objectives(rm.objectives, rm.upper)
-        res = lexsolve(rm.model, stages, time_limit=max(0.05, (deadline - time.perf_counter()) / 4),
-                       settings=SETTINGS, lower_bounds={d: 0 for d, _ in stages})
-        if res.status is LexStatus.INFEASIBLE:  # the joint model is at least as constrained
+        relaxed = relaxed_optimum(reg, inst, state, actions, SETTINGS, max(0.05, (deadline - time.perf_counter()) / 4),
+                                  self.project, self.max_actions)
+        built, bound, chosen = relaxed.built, relaxed.bound, list(relaxed.chosen)
+        if relaxed.status is LexStatus.INFEASIBLE:  # the joint model is at least as constrained
             return RelaxationProof(PlanStatus.INFEASIBLE, built)
-        if res.status is not LexStatus.OPTIMAL:
+        if relaxed.status is not LexStatus.OPTIMAL:
             return None
-        chosen = [a for a, u in zip(rm.actions, rm.used, strict=True) if res.boolean_value(u)]
-        values = {**rm.constant_dims, **{d: res.value(e) for d, e in rm.objectives}}
-        bound = CostVector.from_mapping({d: values[d] for d in DIMENSIONS})
         plan = SequentialSearch(reg, inst, state, chosen).search(len(chosen)) or []
         candidates = [(skeleton, [Happening(i, ph) for i in range(len(skeleton)) for ph in phases])
                       for skeleton in dict.fromkeys((tuple(plan), tuple(gripper_rounds(plan)))) if skeleton
                       for phases in (("whole",), ("start", "end"))]  # whole actions, then their two happenings
         # the relaxation's own schedule, ends before starts at equal times (tasks that need concurrency)
-        starts = [res.value(t) for t, u in zip(rm.start, rm.used, strict=True) if res.boolean_value(u)]
-        timed = sorted((starts[i] + (a.duration if phase == "end" else 0), phase == "start", i, phase)
+        timed = sorted((relaxed.starts[i] + (a.duration if phase == "end" else 0), phase == "start", i, phase)
                        for i, a in enumerate(chosen) for phase in ("start", "end"))
         candidates.append((chosen, [Happening(i, phase) for *_, i, phase in timed]))
         for skeleton, happenings in candidates:
@@ -193,9 +186,7 @@ class HygieneNSP:
         t_ground = time.perf_counter() - t0
         proof = self._by_relaxation(reg, inst, state, actions, deadline) if self.relax else None
         if proof is not None and proof.status is PlanStatus.INFEASIBLE and focus:
-            notes.append("focused grounding infeasible: retried with every reachable action")
-            focus = False
-            actions = ground_all(reg, inst, state, focus=False)
+            focus, actions = False, _every_reachable_action(reg, inst, state, notes)
             proof = self._by_relaxation(reg, inst, state, actions, deadline)
         if proof is not None:
             timings = timings_since(t0, t_ground + proof.built)
@@ -217,9 +208,7 @@ class HygieneNSP:
                 notes.append(f"the bound of {bound} actions {why}: raised to {cap}")
                 bound = cap
             elif res.status is LexStatus.INFEASIBLE and focus:
-                notes.append("focused grounding infeasible: retried with every reachable action")
-                focus = False
-                actions = ground_all(reg, inst, state, focus=False)
+                focus, actions = False, _every_reachable_action(reg, inst, state, notes)
             else:
                 break
             jm, res, _ = self._run(reg, inst, state, actions, bound, classes, deadline)
@@ -240,6 +229,13 @@ class HygieneNSP:
             notes.append(f"optimal among plans of at most {bound} actions")
         return PlannerResult(self.name, inst.id, PlanStatus.PLAN, optimal, tuple(steps),
                              plan_text(reg, inst, steps, self.name, cost), cost, timings, tuple(notes))
+
+
+def _every_reachable_action(reg: Registries, inst: Instance, state: ReplayResult, notes: list[str]
+                            ) -> list[GroundAction]:
+    """The full grounding, for a retry after the focused one proved to have no plan (said in ``notes``)."""
+    notes.append("focused grounding infeasible: retried with every reachable action")
+    return ground_all(reg, inst, state, focus=False)
 
 
 def gripper_rounds(plan: list[GroundAction]) -> list[GroundAction]:

@@ -7,17 +7,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hygiene_pddl.costs import DIMENSIONS, CostVector
 from hygiene_pddl.episodes.scaling import scaled_instance_data
 from hygiene_pddl.errors import InputError
 from hygiene_pddl.instances import load_instance, load_reference
 from hygiene_pddl.instances.loader import instance_from_data
 from hygiene_pddl.planners.base import PlanStatus
 from hygiene_pddl.planners.grounding import ground_all
-from hygiene_pddl.planners.joint import group_objectives
-from hygiene_pddl.planners.lexsat import LexStatus, lexsolve
+from hygiene_pddl.planners.lexsat import LexStatus
 from hygiene_pddl.planners.nsp import SETTINGS, HygieneNSP, gripper_rounds
-from hygiene_pddl.planners.relaxation import build_relaxation
+from hygiene_pddl.planners.relaxation import relaxed_optimum
 from hygiene_pddl.plans.parser import parse_plan
 from hygiene_pddl.registries import load_registries
 from hygiene_pddl.replay import replay
@@ -33,14 +31,8 @@ COCOA = PROBLEMS / "hot_cocoa" / "hot_cocoa-time_first.json"
 def _relaxed(inst):
     """(status, cost vector or None, chosen actions) of the relaxation's lexicographic optimum."""
     state = replay(inst, REG)
-    rm = build_relaxation(REG, inst, state, ground_all(REG, inst, state, focus=True))
-    stages = group_objectives(rm.objectives, rm.upper)
-    res = lexsolve(rm.model, stages, time_limit=30, settings=SETTINGS, lower_bounds={d: 0 for d, _ in stages})
-    if not res.found:
-        return res.status, None, []
-    values = {**rm.constant_dims, **{d: res.value(e) for d, e in rm.objectives}}
-    chosen = [a.text() for a, u in zip(rm.actions, rm.used, strict=True) if res.boolean_value(u)]
-    return res.status, CostVector.from_mapping({d: values[d] for d in DIMENSIONS}), chosen
+    opt = relaxed_optimum(REG, inst, state, ground_all(REG, inst, state, focus=True), SETTINGS, 30)
+    return opt.status, opt.bound, [a.text() for a in opt.chosen]
 
 
 @pytest.mark.parametrize("path", [p for p in one_per_family() if not replay(load_instance(p, REG), REG).ongoing],
