@@ -16,7 +16,7 @@ from hygiene_pddl.hygiene import HygieneRules, Link, Provenance, Time, chain_tex
 from hygiene_pddl.instances.model import Carrier, HistoryRecord, Instance
 from hygiene_pddl.literals import Atom, Literal, atom_text
 from hygiene_pddl.registries import Registries, load_registries
-from hygiene_pddl.registries.model import ActionSchema, ContactSpec, TreatmentUse
+from hygiene_pddl.registries.model import ActionSchema, ContactSpec, TreatmentUse, Update
 
 #: The derived goal predicate: ``(safe o)``.
 DERIVED_SAFE = "safe"
@@ -142,6 +142,17 @@ class World:
                     out += [(t.treatment, c) for c in self.rules.ground_all(t.target, b)]
         return out
 
+    def updates_now(self, specs: Iterable[Update], when: str, binding: Mapping[str, str]) -> list[Literal]:
+        """The ground literal effects of the guarded, quantified updates at ``when`` (guards read now)."""
+        out = []
+        for u in specs:
+            if u.when != when:
+                continue
+            for b in self.bindings(u.forall, binding):
+                if self.guard_holds(u.guard, b):
+                    out += [lit.ground(b) for lit in u.effects]
+        return out
+
     def happen(self, effects: Iterable[Literal], contacts: list[tuple[Carrier, Carrier]],
                treatments: list[tuple[str, Carrier]], binding: Mapping[str, str], time: Time, step: int,
                label: str) -> None:
@@ -203,7 +214,8 @@ class World:
 
     def _action_happening(self, schema: ActionSchema, binding: Mapping[str, str], when: str, time: Time, step: int,
                           label: str) -> None:
-        effects = schema.eff_start if when == "start" else schema.eff_end
+        effects = [lit.ground(binding) for lit in (schema.eff_start if when == "start" else schema.eff_end)]
+        effects += self.updates_now(schema.updates, when, binding)
         self.happen(effects, self.contacts_now(schema.contacts, when, binding),
                     self.treatments_now(schema.treats, when, binding), binding, time, step, label)
 
@@ -405,6 +417,11 @@ def happening_fluents(schema: ActionSchema, args: tuple[str, ...], world: World,
                     carrier = world.rules.ground(ep, b)
                     reads.add(("carrier", *carrier))
                     writes.add(("carrier", *carrier))
+    for u in schema.updates:
+        if u.when == phase:
+            for b in world.bindings(u.forall, binding):
+                reads |= {_fluent_atom(world, lit.ground(b)) for lit in u.guard}
+                writes |= {lit.ground(b).atom for lit in u.effects}
     for t in schema.treats:
         if t.when == phase:
             for b in world.bindings(t.forall, binding):

@@ -33,6 +33,7 @@ from hygiene_pddl.registries.model import (
     Registries,
     Treatment,
     TreatmentUse,
+    Update,
 )
 from hygiene_pddl.yamlpos import PositionedDocument
 
@@ -156,6 +157,17 @@ def _treats(ctx: _Ctx, path: list, spec: Mapping | Sequence[Mapping] | None, par
         out.append(TreatmentUse(_endpoint(ctx, [*where, "target"], t["target"], scope, parts, every=True),
                                 t["treatment"], t.get("when", "end"),
                                 _literals(ctx, [*where, "if"], t.get("if", []), set(scope), preds), forall))
+    return tuple(out)
+
+
+def _updates(ctx: _Ctx, path: list, items: Sequence[Mapping], params: Mapping[str, str],
+             preds: Mapping) -> tuple[Update, ...]:
+    out = []
+    for i, u in enumerate(items):
+        forall = _binder(ctx, [*path, i, "forall"], u.get("forall", []), params)
+        scope = set(params) | {v for v, _ in forall}
+        out.append(Update(_literals(ctx, [*path, i, "effect"], u["effect"], scope, preds), u.get("when", "end"),
+                          _literals(ctx, [*path, i, "if"], u.get("if", []), scope, preds), forall))
     return tuple(out)
 
 
@@ -322,6 +334,7 @@ def _load(data_dir: Path) -> Registries:
             eff_start=literals("effect", eff, "at_start"), eff_end=literals("effect", eff, "at_end"),
             contacts=contacts,
             treats=_treats(ac, [*base, "treats"], a.get("treats"), params, part_names, preds, treatments),
+            updates=_updates(ac, [*base, "updates"], a.get("updates", []), params, preds),
             consumes=_amounts(ac, [*base, "consumes"], a.get("consumes", {}), stocks),
             costs=_amounts(ac, [*base, "costs"], a.get("costs", {}), DIMENSIONS[:8]),
             description=a.get("description", ""))

@@ -89,7 +89,8 @@ class ObjectType:
         raise KeyError(name)
 
     def role_region(self, role: str) -> str | None:
-        """The region playing ``role`` (``base``, ``surface``, or a further role; ``outer`` defaults to base)."""
+        """The region playing ``role``: ``base``, ``surface``, or a further role (``outer`` defaults to the base,
+        ``grasp`` to the first grasp region)."""
         if role == "base":
             return self.base
         if role == "surface":
@@ -97,6 +98,8 @@ class ObjectType:
         extra = dict(self.roles)
         if role == "outer":
             return extra.get("outer", self.base)
+        if role == "grasp":
+            return extra.get("grasp", self.grasp[0] if self.grasp else None)
         return extra.get(role)
 
     def is_kind(self, kind: str) -> bool:
@@ -162,6 +165,17 @@ class TreatmentUse:
 
 
 @dataclass(frozen=True)
+class Update:
+    """Guarded, quantified literal effects (M2): at ``when``, for every binding of ``forall`` whose ``guard``
+    holds in the pre-state, apply ``effects``."""
+
+    effects: tuple[Literal, ...]
+    when: str = "end"
+    guard: tuple[Literal, ...] = ()
+    forall: Binder = ()
+
+
+@dataclass(frozen=True)
 class ActionSchema:
     name: str
     parameters: tuple[tuple[str, str], ...]
@@ -176,6 +190,7 @@ class ActionSchema:
     eff_end: tuple[Literal, ...] = ()
     contacts: tuple[ContactSpec, ...] = ()
     treats: tuple[TreatmentUse, ...] = ()
+    updates: tuple[Update, ...] = ()
     consumes: tuple[tuple[str, int], ...] = ()
     costs: tuple[tuple[str, int], ...] = ()
     description: str = ""
