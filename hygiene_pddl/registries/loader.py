@@ -136,7 +136,8 @@ def _contacts(ctx: _Ctx, path: list, items: Sequence[Mapping], params: Mapping[s
         scope = {**params, **dict(forall)}
         out.append(ContactSpec(_endpoint(ctx, [*path, i, "a"], c["a"], scope, parts),
                                _endpoint(ctx, [*path, i, "b"], c["b"], scope, parts), c.get("when", "start"),
-                               _literals(ctx, [*path, i, "if"], c.get("if", []), set(scope), preds), forall))
+                               _literals(ctx, [*path, i, "if"], c.get("if", []), set(scope), preds), forall,
+                               bool(c.get("exempt", False))))
     return tuple(out)
 
 

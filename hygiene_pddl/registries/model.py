@@ -150,6 +150,9 @@ class ContactSpec:
     when: str = "start"  # start | end
     guard: tuple[Literal, ...] = ()
     forall: Binder = ()
+    #: hazards cross, but an arrival on a protected carrier is no violation (the load of a washing cycle: its
+    #: programme treats it, and the goals say whether it comes out clean)
+    exempt: bool = False
 
 
 @dataclass(frozen=True)
