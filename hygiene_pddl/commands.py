@@ -182,3 +182,28 @@ def _scale(args: argparse.Namespace) -> int:
     print(f"wrote {args.out} ({scaled['id']}: {len(scaled['goals'])} goals; compile it with "
           f"`hygiene-pddl compile {args.out} -o DIR`)")
     return EXIT_OK
+
+
+def _migrate_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("instance", type=Path, help="public instance JSON (format 1 or 2)")
+    p.add_argument("-o", "--out", type=Path, required=True, help="where to write the format-2 instance")
+
+
+@command("migrate", "rewrite a format-1 instance as format 2, stating what v2 adds (docs/world-model-v2.md)",
+         _migrate_args)
+def _migrate(args: argparse.Namespace) -> int:
+    import json
+
+    from hygiene_pddl.episodes.writer import dumps
+    from hygiene_pddl.instances import load_instance
+    from hygiene_pddl.literals import atom_text
+
+    inst = load_instance(args.instance)  # checks the file; for format 1 it adds the goals deliveries imply
+    data = json.loads(args.instance.read_text(encoding="utf-8"))
+    data["format"] = "hygiene-pddl-instance/2"
+    data["goals"] = [atom_text(g) for g in inst.goals]
+    args.out.write_text(dumps(data), encoding="utf-8")
+    for note in inst.notes:
+        print(note)
+    print(f"wrote {args.out} (format 2, {len(inst.notes)} goal(s) added)")
+    return EXIT_OK

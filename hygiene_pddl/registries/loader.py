@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -215,16 +216,24 @@ def _amounts(ctx: _Ctx, path: list, amounts: Mapping[str, int], allowed: Sequenc
     return tuple(sorted(amounts.items()))
 
 
+#: Environment variable naming the registry folder every command uses when none is given (``--data DIR`` sets it,
+#: so that bench workers and other child processes see the same registries).
+DATA_ENV = "HYGIENE_PDDL_DATA"
+
+
+def default_data_dir() -> Path:
+    """The registry folder used when none is given: $HYGIENE_PDDL_DATA, else the packaged data."""
+    return Path(os.environ.get(DATA_ENV) or DATA_DIR)
+
+
 def load_registries(data_dir: Path | str | None = None) -> Registries:
-    """Load, validate and cross-check the five registries (cached for the packaged data)."""
-    if data_dir is None:
-        return _load_default()
-    return _load(Path(data_dir))
+    """Load, validate and cross-check the five registries (cached per folder)."""
+    return _load_cached(Path(data_dir).resolve() if data_dir is not None else default_data_dir().resolve())
 
 
 @functools.cache
-def _load_default() -> Registries:
-    return _load(DATA_DIR)
+def _load_cached(data_dir: Path) -> Registries:
+    return _load(data_dir)
 
 
 def _load(data_dir: Path) -> Registries:
