@@ -114,10 +114,10 @@ for key, towel_hz, prof in (("washer-soil-water_first", "soil", "water_first"), 
                 goals=["(safe shirt)", "(safe towel)"],
                 facts=["(at shirt hamper)", "(at towel hamper)", "(closed washer)", "(dry shirt)", "(dry towel)",
                        "(empty left)", "(empty right)"],
-                hazards=[("shirt", "body", "soil"), ("towel", "pile", towel_hz)],
+                hazards=[("shirt", "fabric", "soil"), ("towel", "fabric", towel_hz)],
                 stocks={"water": 8, "cleaning_agent": 2, "spare_pads": 2}, history=[], t=0, horizon=20, profile=prof)
-    base = [(0, "open", ["left", "washer"]), (0, "pick", ["right", "shirt", "collar", "hamper"]),
-            (1, "load", ["right", "shirt", "washer"]), (1, "pick", ["left", "towel", "hem", "hamper"]),
+    base = [(0, "open", ["left", "washer"]), (0, "pick", ["right", "shirt", "fabric", "hamper"]),
+            (1, "load", ["right", "shirt", "washer"]), (1, "pick", ["left", "towel", "fabric", "hamper"]),
             (2, "load", ["left", "towel", "washer"]), (2, "close", ["right", "washer"])]
     check(inst, base + [(3, "run-hot", ["washer"])], f"{key}: hot")
     check(inst, base + [(3, "run-eco", ["washer"])], f"{key}: eco")

@@ -423,7 +423,7 @@ def _load(data_dir: Path) -> Registries:
         object_types[name] = ObjectType(name, o["kind"], tuple(regions), frozenset(o.get("tags", [])),
                                         tuple(o.get("grasp", [])), o.get("base"), o.get("surface"),
                                         tuple(o.get("static", [])), tuple(sorted(o.get("roles", {}).items())),
-                                        o.get("capacity"), bool(o.get("receives_contaminated", False)))
+                                        o.get("capacity"))
     families: dict[str, Family] = {}
     for name, f in ts["families"].items():
         base = ["families", name]
@@ -442,6 +442,17 @@ def _load(data_dir: Path) -> Registries:
                                 f["household_area"], tuple(sorted(f["object_roles"].items())),
                                 tuple(f["actions"]), tuple(f.get("hazards", [])), tuple(f.get("events", [])),
                                 f.get("kind", "first_family"), tuple(f.get("requests", [])))
+
+    from hygiene_pddl.registries.families import load_families
+
+    known = {"grippers": grippers, "parts": dict(parts), "predicates": preds, "stocks": stocks, "hazards": hazards,
+             "object_types": object_types, "actions": actions, "events": events, "profiles": profiles,
+             "activity_groups": tuple(ts["activity_groups"]), "household_areas": tuple(ts["household_areas"])}
+    for fname, fam in load_families(data_dir / "families", known).items():
+        if fname in families:
+            raise RegistryError(f"family {fname!r} is defined twice (task_sources.yaml and families/{fname}.yaml)",
+                                None)
+        families[fname] = fam
 
     return Registries(
         grippers=grippers, parts=parts, predicates=tuple(sorted(preds.items())), stocks=stocks,

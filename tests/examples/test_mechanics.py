@@ -91,12 +91,12 @@ def test_rinsing_leaves_bacteria_that_washing_removes(reg):
 
 
 def test_an_eco_cycle_spreads_mould_through_the_load(reg):
-    steps = [(0, "open", ["left", "washer"]), (0, "pick", ["right", "shirt", "collar", "hamper"]),
-             (1, "load", ["right", "shirt", "washer"]), (1, "pick", ["left", "towel", "hem", "hamper"]),
+    steps = [(0, "open", ["left", "washer"]), (0, "pick", ["right", "shirt", "fabric", "hamper"]),
+             (1, "load", ["right", "shirt", "washer"]), (1, "pick", ["left", "towel", "fabric", "hamper"]),
              (2, "load", ["left", "towel", "washer"]), (2, "close", ["right", "washer"]), (3, "run-eco", ["washer"])]
     out = _run(reg, "washer-mould-water_first", steps)
     assert out.new_violations == []  # mixing in the drum is exempt from protection
-    assert out.world.hazards_on(("shirt", "body")) == {"mould"} and not out.goals_met
+    assert out.world.hazards_on(("shirt", "fabric")) == {"mould"} and not out.goals_met
     assert ("dry", "shirt") not in out.world.facts  # the cycle leaves the load wet
 
 
