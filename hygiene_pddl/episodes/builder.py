@@ -42,8 +42,19 @@ class Candidate:
 
 
 def _request(reg: Registries, family: str, key: str) -> str:
+    """A data family asks every instance the same way (both members of every pair get the same request text);
+    a v1 family varies the phrasing by instance."""
     requests = reg.families[family].requests or (reg.families[family].service_goal,)
+    if reg.families[family].spec is not None:
+        return requests[0]
     return requests[sum(map(ord, key)) % len(requests)]
+
+
+def opaque_id(family: str, archetype: str, key: str) -> str:
+    """A public id that names the family but not the design (issue 13): ``<family>-<8 hex digits>``."""
+    import hashlib
+
+    return f"{family}-{hashlib.sha256(f'{family}/{archetype}/{key}'.encode()).hexdigest()[:8]}"
 
 
 def realise(reg: Registries, family: str, archetype: str, design: Design, feasible: dict[str, bool] | None = None
@@ -51,7 +62,10 @@ def realise(reg: Registries, family: str, archetype: str, design: Design, feasib
     """Episodes of one design, with ids, requests, pair links and computed tiers."""
     fam = reg.families[family]
     roles = Roles(reg, fam)
-    ids = {d.key: f"{family}-{archetype.replace('_', '-')}-{d.key}" for d in design.drafts}
+    if fam.spec is not None:
+        ids = {d.key: opaque_id(family, archetype, d.key) for d in design.drafts}
+    else:
+        ids = {d.key: f"{family}-{archetype.replace('_', '-')}-{d.key}" for d in design.drafts}
     infeasible = designed_infeasible(reg, family, design)
     out = []
     for d in design.drafts:
