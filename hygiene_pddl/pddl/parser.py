@@ -9,7 +9,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hygiene_pddl.errors import InputError
+from hygiene_pddl.errors import InputError, Location
 
 from . import ast, fastread
 
@@ -36,7 +36,7 @@ def _read(path: str | Path) -> str:
     try:  # utf-8-sig: a leading byte-order mark is dropped, as VAL ignores it
         return Path(path).read_text(encoding="utf-8-sig", errors="replace")
     except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", found=None) from None
+        raise InputError(f"cannot read file: {exc.strerror or exc}", Location(str(path)), found=None) from None
 
 
 class _PddlParser:
