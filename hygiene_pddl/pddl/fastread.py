@@ -15,10 +15,7 @@ from fractions import Fraction
 
 from . import ast
 
-_COMMENT = re.compile(r";[^\n]*")
-#: `at start`, `over all`, `at 5` are single terminals with only whitespace inside: no comment there.
-_SPLIT_KEYWORD = re.compile(r"(?<![A-Za-z0-9_\-?])(?:at|over)[ \t\r\n]*;", re.IGNORECASE)
-_TOKEN = re.compile(r"[()]|[^ \t\r\n()]+")
+_TOKEN = re.compile(r";[^\n]*|[()]|[^ \t\r\n();]+")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*\Z")
 _VAR = re.compile(r"\?[A-Za-z_][A-Za-z0-9_\-]*\Z")
 _NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]*)?\Z")
@@ -38,35 +35,58 @@ class Fallback(Exception):
 
 
 def sexpr(text: str) -> list:
-    """The single top-level s-expression of `text` as nested lists of atoms."""
-    if ";" in text and _SPLIT_KEYWORD.search(text):
+    """The single top-level s-expression of `text` as nested lists of atoms (comments dropped)."""
+    if "\f" in text or "\v" in text:
         raise Fallback
-    text = _COMMENT.sub(" ", text)
-    if not text.isascii() or "\f" in text or "\v" in text:
-        raise Fallback
-    stack: list[list] = [[]]
+    plain = text.isascii()
+    stack: list[list] = []
+    cur: list = []
+    prev = ""
     for tok in _TOKEN.findall(text):
-        if tok == "(":
-            stack.append([])
-        elif tok == ")":
-            if len(stack) == 1:
+        c = tok[0]
+        if c == "(":
+            stack.append(cur)
+            cur = []
+        elif c == ")":
+            if not stack:
                 raise Fallback
-            done = stack.pop()
-            stack[-1].append(done)
+            parent = stack.pop()
+            parent.append(cur)
+            cur = parent
+        elif c == ";":
+            # `at start`, `over all`, `at 5` are single terminals with only whitespace inside
+            if prev.lower() in ("at", "over"):
+                raise Fallback
+        elif plain or tok.isascii():
+            cur.append(tok)
         else:
-            stack[-1].append(tok)
-    if len(stack) != 1 or len(stack[0]) != 1 or not isinstance(stack[0][0], list):
+            raise Fallback
+        prev = tok
+    if stack or len(cur) != 1 or not isinstance(cur[0], list):
         raise Fallback
-    return stack[0][0]
+    return cur[0]
 
 
 # ---- atoms -------------------------------------------------------------------------------
+_NAMES: dict[str, str | None] = {}  # token -> lower-cased name, None when not a usable name
+_TERMS: dict[str, ast.Term | None] = {}
+
+
 def _name(x) -> str:
-    if isinstance(x, str) and _NAME.match(x):
-        low = x.lower()
-        if low not in _KEYWORDS:
+    if x.__class__ is str:
+        low = _NAMES.get(x, "")
+        if low == "":
+            low = x.lower() if _NAME.match(x) and x.lower() not in _KEYWORDS else None
+            _memo(_NAMES, x, low)
+        if low is not None:
             return low
     raise Fallback
+
+
+def _memo(table: dict, key: str, value) -> None:
+    if len(table) > 100_000:
+        table.clear()
+    table[key] = value
 
 
 def _var(x) -> str:
@@ -75,15 +95,24 @@ def _var(x) -> str:
     raise Fallback
 
 
+_NUMBERS: dict[str, Fraction] = {}
+
+
 def _number(x) -> Fraction:
-    if isinstance(x, str) and _NUMBER.match(x):
-        return Fraction(x[:-1] if x.endswith(".") else x)
+    if x.__class__ is str:
+        value = _NUMBERS.get(x)
+        if value is not None:
+            return value
+        if _NUMBER.match(x):
+            value = Fraction(x[:-1] if x.endswith(".") else x)
+            _memo(_NUMBERS, x, value)
+            return value
     raise Fallback
 
 
 def _head(x: list) -> str:
     """The lower-cased first atom of a list (``""`` when there is none)."""
-    return x[0].lower() if x and isinstance(x[0], str) else ""
+    return x[0].lower() if x and x[0].__class__ is str else ""
 
 
 def _is(x, keyword: str) -> bool:
@@ -91,15 +120,19 @@ def _is(x, keyword: str) -> bool:
 
 
 def _list(x) -> list:
-    if isinstance(x, list):
+    if x.__class__ is list:
         return x
     raise Fallback
 
 
 def _term(x) -> ast.Term:
-    if isinstance(x, str) and x.startswith("?"):
-        return ast.Var(_var(x))
-    return ast.Const(_name(x))
+    if x.__class__ is str:
+        term = _TERMS.get(x)
+        if term is None:
+            term = ast.Var(_var(x)) if x.startswith("?") else ast.Const(_name(x))
+            _memo(_TERMS, x, term)
+        return term
+    raise Fallback
 
 
 # ---- typed lists -------------------------------------------------------------------------
@@ -184,10 +217,9 @@ def _numeric(x: ast.NExpr) -> ast.NExpr:
 
 # ---- conditions --------------------------------------------------------------------------
 def _atom(x) -> ast.Atom:
-    x = _list(x)
-    if not x:
+    if x.__class__ is not list or not x:
         raise Fallback
-    return ast.Atom(_name(x[0]), tuple(_term(t) for t in x[1:]))
+    return ast.Atom(_name(x[0]), tuple(map(_term, x[1:])))
 
 
 def _gd(x) -> ast.Cond:
@@ -416,36 +448,54 @@ def read_domain_text(text: str) -> ast.Domain:
 
 
 # ---- problems ----------------------------------------------------------------------------
-def _ground(a: ast.Atom | ast.FuncTerm):
-    if any(isinstance(t, ast.Var) for t in a.args):
+_GROUND: dict[tuple, ast.Atom] = {}
+
+
+def _ground_atom(x) -> ast.Atom:
+    """A ground atom ``(p a b)`` of the initial state (memoised: problems of a family repeat them)."""
+    if x.__class__ is not list or not x:
         raise Fallback
-    return a
+    key = tuple(x)
+    try:
+        atom = _GROUND.get(key)
+    except TypeError:  # a list among the arguments
+        raise Fallback from None
+    if atom is None:
+        for t in x:
+            if t.__class__ is not str or t[0] == "?":
+                raise Fallback
+        atom = ast.Atom(_name(x[0]), tuple(map(_term, x[1:])))
+        _memo(_GROUND, key, atom)
+    return atom
 
 
 def _fluent_init(x: list) -> ast.FluentInit:
-    if len(x) != 3 or not isinstance(x[1], list):
+    if len(x) != 3 or x[1].__class__ is not list:
         raise Fallback
-    return ast.FluentInit(_ground(_f_head(x[1])), _number(x[2]))
+    fluent = _f_head(x[1])
+    if any(isinstance(t, ast.Var) for t in fluent.args):
+        raise Fallback
+    return ast.FluentInit(fluent, _number(x[2]))
 
 
 def _til_item(x) -> ast.Atom | ast.Not | ast.FluentInit:
-    x = _list(x)
-    head = _head(x)
+    head = _head(_list(x))
     if head == "not" and len(x) == 2:
-        return ast.Not(_ground(_atom(x[1])))
+        return ast.Not(_ground_atom(x[1]))
     if head == "=":
         return _fluent_init(x)
-    return _ground(_atom(x))
+    return _ground_atom(x)
 
 
 def _init_item(x) -> ast.InitItem:
-    x = _list(x)
-    head = _head(x)
-    if head == "at" and len(x) >= 2 and isinstance(x[1], str) and x[1][:1] in "-.0123456789":
+    head = _head(_list(x))
+    if head == "at" and len(x) >= 2 and x[1].__class__ is str and x[1][0] in "-.0123456789":
         if len(x) != 3:
             raise Fallback
         return ast.TimedInit(_number(x[1]), _til_item(x[2]))
-    return _til_item(x)
+    if head == "not" or head == "=":
+        return _til_item(x)
+    return _ground_atom(x)
 
 
 def read_problem_text(text: str) -> ast.Problem:

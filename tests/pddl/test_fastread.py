@@ -14,7 +14,8 @@ from hygiene_pddl.errors import InputError
 from hygiene_pddl.pddl import DomainParser, ProblemParser, fastread, parse_domain, parse_problem
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFORMANCE = ROOT.parent / "shared" / "conformance"
+CONFORMANCE = next((p / "shared" / "conformance" for p in ROOT.parents if (p / "shared" / "conformance").is_dir()),
+                   ROOT.parent / "shared" / "conformance")
 FILES = sorted([*ROOT.glob("domains/spoon_fruit.pddl"), *ROOT.glob("domains/hot_cocoa.pddl"),
                 *ROOT.glob("problems/spoon_fruit/*.pddl"), *ROOT.glob("tests/**/*.pddl"),
                 *CONFORMANCE.glob("**/*.pddl")])
