@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +24,8 @@ _COMMENT = re.compile(r";[^\n]*")
 @lru_cache(maxsize=1)
 def grammar() -> Lark:
     """The shared LALR parser (built once per process, and only when the fast reader declines a file)."""
+    from importlib import resources
+
     from lark import Lark
 
     text = resources.files("hygiene_pddl.pddl").joinpath("pddl.lark").read_text(encoding="utf-8")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -45,6 +44,8 @@ _READABLE = {
 @lru_cache(maxsize=1)
 def grammar() -> Lark:
     """The plan grammar's LALR parser (built once, and only for lines the fast reader does not take)."""
+    from importlib import resources
+
     from lark import Lark
 
     text = resources.files("hygiene_pddl.plans").joinpath("plan.lark").read_text("utf-8")

@@ -30,6 +30,8 @@ class Actor:
 
 @dataclass(eq=False)
 class MonitorRun:
+    """A conditional-effect monitor of one running instance (its binding and status)."""
+
     spec: Monitor
     binding: dict
     actor: Actor
@@ -49,6 +51,8 @@ class Instance:
 
 @dataclass(eq=False)
 class Event:
+    """One start, end, instantaneous action or timed literal of a plan."""
+
     actor: Actor
     kind: str  # "action" | "start" | "end" | "til"
     time: Num
@@ -63,6 +67,8 @@ class Event:
 
 @dataclass(eq=False)
 class Happening:
+    """Events VAL treats as simultaneous, at the time of the first."""
+
     time: Num
     exact: Fraction
     events: list[Event]
