@@ -226,6 +226,11 @@ class World:
     def start_action(self, schema: ActionSchema, args: tuple[str, ...], time: Time, step: int, label: str,
                      end: Time) -> None:
         binding = dict(zip(schema.param_names, args, strict=True))
+        objects = [binding[p] for p, kind in schema.parameters if kind in ("item", "place", "thing")]
+        if len(set(objects)) < len(objects):
+            raise PhysicalInconsistency(step, f"{label} at {time}: one object fills two of its object parameters "
+                                              f"(nothing is poured into, put on or cut on itself)",
+                                        f"give {label} distinct objects")
         for res in self.resources_of(schema, binding):
             free_at, other = self.busy.get(res, (0, -1))
             if free_at > time:

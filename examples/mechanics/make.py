@@ -61,7 +61,8 @@ for prof in ("water_first", "waste_first"):
          (0, "pick", ["right", "loaf", "crust", "shelf"]), (2, "place", ["right", "loaf", "kitchen_table"]),
          (3, "pick", ["right", "carrot", "skin", "shelf"]), (5, "place", ["right", "carrot", "worktop"])]
     B = [(0, "pick", ["left", "cloth", "corner", "sink"]), (1, "wipe", ["left", "cloth", "kitchen_table"]),
-         (3, "replace-item", ["left", "cloth"]), (5, "wipe", ["left", "cloth", "worktop"]),
+         (3, "discard", ["left", "cloth", "waste_bin"]), (4, "fetch-spare", ["left", "cloth"]),
+         (5, "wipe", ["left", "cloth", "worktop"]),
          (0, "pick", ["right", "loaf", "crust", "shelf"]), (2, "place", ["right", "loaf", "kitchen_table"]),
          (3, "pick", ["right", "carrot", "skin", "shelf"]), (6, "place", ["right", "carrot", "worktop"])]
     C_bad = [(0, "pick", ["left", "cloth", "corner", "sink"]), (1, "wipe", ["left", "cloth", "kitchen_table"]),
@@ -191,8 +192,8 @@ for key, spares in (("spare_spoon-stocked", 1), ("spare_spoon-no-spare", 0)):
                 facts=["(at stirring_spoon worktop)", "(at side_plate worktop)", "(empty left)", "(empty right)"],
                 hazards=[("stirring_spoon", "bowl", "mould")], stocks={"water": 4, "cleaning_agent": 2, "spare_items": spares},
                 history=[], t=0, horizon=8, profile="canonical")
-    check(inst, [(0, "pick", ["left", "stirring_spoon", "handle", "worktop"]), (1, "replace-item", ["left", "stirring_spoon"]),
-                 (3, "place", ["left", "stirring_spoon", "side_plate"])] if spares else
+    check(inst, [(0, "pick", ["left", "stirring_spoon", "handle", "worktop"]), (1, "discard", ["left", "stirring_spoon", "waste_bin"]),
+                 (2, "fetch-spare", ["left", "stirring_spoon"]), (3, "place", ["left", "stirring_spoon", "side_plate"])] if spares else
           [(0, "pick", ["left", "stirring_spoon", "handle", "worktop"]), (1, "wash-item", ["left", "stirring_spoon", "bowl"]),
            (3, "place", ["left", "stirring_spoon", "side_plate"])], f"{key}")
 
