@@ -20,14 +20,14 @@ def _compile_args(p: argparse.ArgumentParser) -> None:
 
 @command("compile", "compile an instance to PDDL (domain.pddl, problem.pddl)", _compile_args)
 def _compile(args: argparse.Namespace) -> int:
-    from compiler.render import render_classical, render_domain, render_problem
+    from compiler.render import render_classical, render_instance_domain, render_problem
     from hygiene_pddl.instances import load_instance
     from hygiene_pddl.registries import load_registries
 
     reg = load_registries()
     inst = load_instance(args.instance, reg)
     if args.flavor == "temporal":
-        domain = render_domain(reg, inst.family)
+        domain = render_instance_domain(reg, inst)
         problem = render_problem(reg, inst, metric_total_time=not args.no_total_time)[0]
     else:
         domain, problem, _ = render_classical(reg, inst)

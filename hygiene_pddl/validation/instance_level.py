@@ -20,6 +20,7 @@ from hygiene_pddl.plans.model import Plan
 from hygiene_pddl.registries import Registries
 from hygiene_pddl.registries.model import ActionSchema
 from hygiene_pddl.replay import PhysicalInconsistency, World, happening_fluents, run_history
+from hygiene_pddl.validation.declared import check_running_history, declaration_problem, split_finish
 
 DEFAULT_TOLERANCE = Fraction(1, 100)
 
@@ -119,6 +120,7 @@ def evaluate_plan(
             return InstanceReport(inst.id, valid, findings, None, plan.status, ref_feasible)
     mapper = StepMapper(reg, inst)
     t0 = inst.decision_time
+    plan, declared, declared_problem = split_finish(mapper, plan, plan_file)
     steps: list[_Step] = []
     for i, s in enumerate(plan.steps):
         where = Location(plan_file, s.line)
@@ -222,6 +224,7 @@ def evaluate_plan(
             # started included) in the state after each happening
             for j, other in running.items():
                 world.check_invariants(other.schema, other.args, time, j, other.label)
+            check_running_history(reg, world, ongoing, time, tolerance, idx)
         except PhysicalInconsistency as exc:
             step = steps[exc.step] if 0 <= exc.step < len(steps) else None
             problem = (
@@ -263,6 +266,12 @@ def evaluate_plan(
                 st.end,
                 f"finish by {horizon - t0}",
             )
+    if declared_problem is None and declared is not None:
+        declared_problem = declaration_problem(declared, [(st.label, st.start - t0, st.end - t0) for st in steps],
+                                               tolerance)
+    if declared_problem is not None:
+        return fail(Problem.GOAL if declared is None else Problem.CONDITION, declared_problem,
+                    advice="declare the makespan with `T: (finish tuK)` after the last end")
     for g in inst.goals:
         if not world.goal_holds(g):
             return fail(
@@ -273,6 +282,8 @@ def evaluate_plan(
     amounts = {d: sum(dict(st.schema.costs).get(d, 0) for st in steps) for d in SUMMED}
     amounts["active_robot_time"] = sum(st.schema.duration for st in steps if st.schema.occupies)
     amounts["makespan"] = max((grid(st.end) for st in steps), default=t0) - t0
+    if declared is not None:  # the problem weighs makespan in whole TU: the plan's declaration is its makespan
+        amounts["makespan"] = declared.makespan
     cost = CostVector.from_mapping(amounts)
     optimal = first = None
     if reference is not None and reference.optimal_cost is not None:

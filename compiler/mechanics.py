@@ -1,0 +1,277 @@
+"""Contacts, treatments and updates (M1, M2) as PDDL conditions and effects.
+
+Every endpoint is a ``carrier`` term tied to its owner by a static fact (``(pad-of ?g ?g-pad)``,
+``(region-of ?o ?r)``, ``(<role>-of ?o ?c)``). An endpoint of a quantified object (``forall``) is a
+quantified carrier variable whose type is the role it plays for objects of that kind (``outer-item-carrier``),
+so VAL's mutex bookkeeping, which marks every literal of every binding of a universal precondition, reads
+exactly the carriers the world model's mutex rule reads (``replay.happening_fluents``).
+
+Within a happening everything reads the pre-state (docs/world-model-v2.md §1): a hazard crosses only onto a
+carrier that does not carry it yet (so a treatment of that carrier in the same happening removes it, as in the
+replay), and a hazard a contact brings survives a treatment of the same happening (adds after deletes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from compiler.formulas import Timing, conj, forall, imply, negate
+from compiler.kset import FamilyDomain
+from compiler.names import legal
+from hygiene_pddl.literals import Literal
+from hygiene_pddl.registries.model import ActionSchema, Binder, ContactSpec, Endpoint, Registries, TreatmentUse, Update
+
+#: Kinds of quantified variables and the static predicate that restricts a ``thing`` to them.
+KIND_PREDICATE = {"item": "is-item", "place": "is-place"}
+Form = tuple[str, str]  # (role, kind) of a quantified contact endpoint
+
+
+def carrier_var(ep: Endpoint) -> str:
+    """The carrier term an endpoint is written with."""
+    if ep.part.startswith("?"):
+        return ep.part
+    if ep.every_region:
+        return f"?{ep.var}-each"
+    if ep.part.startswith("@"):
+        return f"?{ep.var}-{ep.part[1:]}"
+    return f"?{ep.var}-{ep.part}"
+
+
+def owner_static(ep: Endpoint) -> str:
+    """The static fact tying the carrier term to its owner."""
+    var = carrier_var(ep)
+    if ep.part.startswith("?") or ep.every_region:
+        return f"(region-of ?{ep.var} {var})"
+    if ep.part.startswith("@"):
+        return f"({ep.part[1:]}-of ?{ep.var} {var})"
+    return f"({ep.part}-of ?{ep.var} {var})"
+
+
+def hazard_name(h: str) -> str:
+    return legal(h)
+
+
+def treatment_name(t: str, fd: FamilyDomain) -> str:
+    """A treatment's constant; ``<t>-treatment`` when an action of K has its name (readers such as
+    unified-planning refuse a constant and an action of one name)."""
+    name = legal(t)
+    return f"{name}-treatment" if name in {legal(a.name) for a in fd.actions} else name
+
+
+# ---- quantified carriers: types by role ---------------------------------------------------------------
+def contact_forms(actions: Iterable[ActionSchema]) -> tuple[Form, ...]:
+    """(role, kind) of every quantified contact endpoint ``?y.@role`` (``forall [[y, kind]]``) of the actions."""
+    out = set()
+    for a in actions:
+        for c in a.contacts:
+            kinds = dict(c.forall)
+            for ep in (c.a, c.b):
+                if ep.var in kinds and ep.part.startswith("@"):
+                    out.add((ep.part[1:], kinds[ep.var]))
+    return tuple(sorted(out))
+
+
+def form_type(forms: frozenset[Form]) -> str:
+    """The carrier type of carriers that play exactly ``forms``."""
+    return "-and-".join(f"{role}-{kind}" for role, kind in sorted(forms)) + "-carrier"
+
+
+def form_types(forms: Sequence[Form]) -> list[str]:
+    """Every carrier type the forms need (one per non-empty combination a carrier may play)."""
+    if len(forms) > 4:
+        raise ValueError(f"{len(forms)} quantified endpoint roles ({forms}); the compiler types at most 4")
+    return [form_type(frozenset(s)) for n in range(1, len(forms) + 1) for s in combinations(forms, n)]
+
+
+def var_type(form: Form, forms: Sequence[Form]) -> str:
+    """The type of a quantified carrier variable of ``form``: every combination that contains it."""
+    names = [form_type(frozenset(s)) for n in range(1, len(forms) + 1) for s in combinations(forms, n)
+             if form in s]
+    return names[0] if len(names) == 1 else "(either " + " ".join(names) + ")"
+
+
+# ---- the context of one action --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Context:
+    reg: Registries
+    fd: FamilyDomain
+    forms: tuple[Form, ...]
+    timing: Timing
+
+    @property
+    def hazards(self) -> list[str]:
+        return [hazard_name(h) for h in self.fd.hazards]
+
+    def simplify(self, lits: Iterable[Literal]) -> tuple[Literal, ...] | None:
+        """The literals without the constantly true ones; None when one of them is constantly false."""
+        out = []
+        for lit in lits:
+            value = constant(self.reg, self.fd, lit)
+            if value is False:
+                return None
+            if value is None:
+                out.append(lit)
+        return tuple(out)
+
+    def literal(self, lit: Literal) -> str:
+        """A condition literal; a derived capacity condition ``(room ?c)`` compares load and capacity (M5)."""
+        if self.reg.counted_predicate(lit.predicate) is not None:
+            c = lit.args[0]
+            if self.timing.temporal:
+                # VAL reads (< a b) as a - b < 0.0001, so the strict form would let a full container take one more
+                return (f"(<= (+ (current-load {c}) 1) (capacity {c}))" if lit.positive
+                        else f"(>= (current-load {c}) (capacity {c}))")
+            room = f"(exists (?room-level - level) (and (load-of {c} ?room-level) (room-at {c} ?room-level)))"
+            return room if lit.positive else f"(not {room})"
+        return str(lit)
+
+
+@dataclass(frozen=True)
+class Quantified:
+    """The quantified variables of one guarded, quantified mechanism and what restricts them."""
+
+    variables: tuple[tuple[str, str], ...]
+    restrictions: tuple[str, ...]  # owner statics of quantified carriers, kind statics
+
+
+def quantify(binder: Binder, endpoints: Sequence[tuple[Endpoint, str | None]]) -> Quantified:
+    """Variables for ``binder`` (objects, typed ``thing``) and for the endpoints' carriers that depend on them
+    (``endpoints``: each with the carrier type, or None for a plain ``carrier``)."""
+    kinds = dict(binder)
+    variables = [(f"?{v}", "thing") for v, _ in binder]
+    restrictions: list[str] = []
+    pinned = set()
+    for ep, ctype in endpoints:
+        if ep.part.startswith("?"):  # a region parameter: the carrier is the parameter itself
+            if ep.var in kinds:
+                restrictions.append(owner_static(ep))
+        elif ep.var in kinds or ep.every_region:
+            variables.append((carrier_var(ep), ctype or "carrier"))
+            restrictions.append(owner_static(ep))
+            if ctype is not None:
+                pinned.add(ep.var)
+    for v, kind in binder:
+        if v not in pinned and kind in KIND_PREDICATE:
+            restrictions.append(f"({KIND_PREDICATE[kind]} ?{v})")
+    return Quantified(tuple(dict.fromkeys(variables)), tuple(dict.fromkeys(restrictions)))
+
+
+def constant(reg: Registries, fd: FamilyDomain | None, lit: Literal) -> bool | None:
+    """M3: a literal over a covering predicate (``gloved``) that no action of K changes is constant (false for the
+    positive literal: the instance loader rejects such initial facts); None when it is not (or K is unknown)."""
+    if fd is not None and lit.predicate in {w for _, _, w in reg.covers} and not fd.changes(lit.predicate):
+        return not lit.positive
+    return None
+
+
+def live_contacts(schema: ActionSchema, reg: Registries | None = None,
+                  fd: FamilyDomain | None = None) -> list[ContactSpec]:
+    """The contacts whose guard is not constantly false under K (all of them when K is not given)."""
+    if reg is None:
+        return list(schema.contacts)
+    return [c for c in schema.contacts if all(constant(reg, fd, g) is not False for g in c.guard)]
+
+
+def parameter_endpoints(schema: ActionSchema, reg: Registries | None = None,
+                        fd: FamilyDomain | None = None) -> list[Endpoint]:
+    """Endpoints whose carrier is an action parameter (not a region parameter, not quantified, not ``?x.*``)."""
+    out = []
+    for c in live_contacts(schema, reg, fd):
+        out += [ep for ep in (c.a, c.b) if ep.var not in dict(c.forall)]
+    out += [t.target for t in schema.treats if t.target.var not in dict(t.forall)]
+    return [ep for ep in out if not ep.every_region]
+
+
+# ---- contacts --------------------------------------------------------------------------------------------
+def contact(c: ContactSpec, ctx: Context) -> tuple[list[str], list[str]]:
+    """(conditions, effects) of one contact at its time point: protection, then transfer both ways."""
+    guard = ctx.simplify(c.guard)
+    if guard is None:
+        return [], []
+    kinds = dict(c.forall)
+    typed = [(ep, var_type((ep.part[1:], kinds[ep.var]), ctx.forms) if ep.var in kinds and ep.part.startswith("@")
+              else None) for ep in (c.a, c.b)]
+    q = quantify(c.forall, typed)
+    pre = [*q.restrictions, *(ctx.literal(g) for g in guard)]
+    x, y = carrier_var(c.a), carrier_var(c.b)
+    directions = ((x, y), (y, x))
+    whens = [ctx.timing.when(c.when, [*pre, f"(contaminated {s} {h})", f"(crosses {h} {s} {d})",
+                                      f"(not (contaminated {d} {h}))"], [f"(contaminated {d} {h})"])
+             for h in ctx.hazards for s, d in directions]
+    effects = [forall(q.variables, conj(whens))] if q.variables and whens else whens
+    if getattr(c, "exempt", False):
+        return [], effects
+    clauses = [f"(or (not (contaminated {s} {h})) (not (unsafe {h} {s} {d})) (contaminated {d} {h}))"
+               for h in ctx.hazards for s, d in directions]
+    if not clauses:
+        conditions = []
+    elif not pre:
+        conditions = [ctx.timing.at(c.when, cl) for cl in clauses]
+    else:
+        conditions = [ctx.timing.at(c.when, forall(q.variables, imply(pre, clauses)))]
+    return conditions, effects
+
+
+# ---- treatments ------------------------------------------------------------------------------------------
+def treatment(t: TreatmentUse, ctx: Context) -> list[str]:
+    """Effects of one treatment at its time point: the hazards it removes from each target carrier."""
+    guard = ctx.simplify(t.guard)
+    if guard is None:
+        return []
+    q = quantify(t.forall, [(t.target, None)])
+    pre = [*q.restrictions, *(ctx.literal(g) for g in guard)]
+    v, name = carrier_var(t.target), treatment_name(t.treatment, ctx.fd)
+    whens = [ctx.timing.when(t.when, [*pre, f"(removes {name} {h} {v})"], [f"(not (contaminated {v} {h}))"])
+             for h in ctx.hazards]
+    return [forall(q.variables, conj(whens))] if q.variables and whens else whens
+
+
+# ---- literal effects and updates -------------------------------------------------------------------------
+def counted_effects(lit: Literal, when: str, pre: Sequence[str], ctx: Context) -> list[str]:
+    """M5: an effect on the counted predicate (``inside``) changes its container's load when the fact changes."""
+    counted = {pred for _, pred in ctx.reg.counted}
+    if lit.predicate not in counted:
+        return []
+    atom, c = str(Literal(lit.atom)), lit.args[-1]
+    if ctx.timing.temporal:
+        op = "increase" if lit.positive else "decrease"
+        return [ctx.timing.when(when, [*pre, negate(atom) if lit.positive else atom], [f"({op} (current-load {c}) 1)"])]
+    a, b = "?load-before", "?load-after"
+    step = f"(minus-1 {b} {a})" if lit.positive else f"(minus-1 {a} {b})"
+    cond = conj([*pre, negate(atom) if lit.positive else atom, f"(load-of {c} {a})", step])
+    return [f"(forall ({a} {b} - level) (when {cond} (and (not (load-of {c} {a})) (load-of {c} {b}))))"]
+
+
+def literal_effects(lits: Sequence[Literal], when: str, ctx: Context) -> list[str]:
+    out = [ctx.timing.at(when, str(lit)) for lit in lits]
+    for lit in lits:
+        out += counted_effects(lit, when, [], ctx)
+    return out
+
+
+def update(u: Update, ctx: Context) -> list[str]:
+    """Effects of one guarded, quantified update at its time point."""
+    guard = ctx.simplify(u.guard)
+    if guard is None:
+        return []
+    q = quantify(u.forall, [])
+    pre = [*q.restrictions, *(ctx.literal(g) for g in guard)]
+    if pre:
+        parts = [ctx.timing.when(u.when, pre, [str(e) for e in u.effects])]
+    else:
+        parts = [ctx.timing.at(u.when, str(e)) for e in u.effects]
+    for e in u.effects:
+        parts += counted_effects(e, u.when, pre, ctx)
+    return [forall(q.variables, conj(parts))] if q.variables else parts
+
+
+def update_guarded_literals(u: Update, ctx: Context) -> list[tuple[Literal, Quantified, list[str]]]:
+    """Each effect literal of an update with its quantifier and guard (for conditions on what it deletes)."""
+    guard = ctx.simplify(u.guard)
+    if guard is None:
+        return []
+    q = quantify(u.forall, [])
+    pre = [*q.restrictions, *(ctx.literal(g) for g in guard)]
+    return [(e, q, pre) for e in u.effects]
