@@ -201,7 +201,7 @@ def contact(c: ContactSpec, ctx: Context) -> tuple[list[str], list[str]]:
                                       f"(not (contaminated {d} {h}))"], [f"(contaminated {d} {h})"])
              for h in ctx.hazards for s, d in directions]
     effects = [forall(q.variables, conj(whens))] if q.variables and whens else whens
-    if getattr(c, "exempt", False):
+    if c.exempt:
         return [], effects
     clauses = [f"(or (not (contaminated {s} {h})) (not (unsafe {h} {s} {d})) (contaminated {d} {h}))"
                for h in ctx.hazards for s, d in directions]
