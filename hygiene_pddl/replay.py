@@ -402,16 +402,18 @@ def time_value(t: Time) -> int | str:
     return int(t) if Fraction(t).denominator == 1 else str(Fraction(t))
 
 
-def happening_fluents(schema: ActionSchema, args: tuple[str, ...], world: World, phase: str) -> tuple[set, set]:
+def happening_fluents(schema: ActionSchema, args: tuple[str, ...], world: World, phase: str,
+                      overall: bool = True) -> tuple[set, set]:
     """(reads, writes) of one happening: facts, carriers and resources; two coinciding happenings interfere when
     one writes what the other reads or writes (the mutex check, epsilon ordering, skeleton deordering).
+    ``overall=False`` leaves the over-all conditions out of the reads, as VAL's mutex rule does.
 
     Guards and quantified contacts and treatments count with every binding they could have (their guard atoms are
     read, their carriers read and written), so the answer does not depend on the state."""
     binding = dict(zip(schema.param_names, args, strict=True))
     conds = schema.cond_start if phase == "start" else schema.cond_end
     effs = schema.eff_start if phase == "start" else schema.eff_end
-    reads = {_fluent_atom(world, lit.ground(binding)) for lit in (*conds, *schema.cond_overall)}
+    reads = {_fluent_atom(world, lit.ground(binding)) for lit in (*conds, *(schema.cond_overall if overall else ()))}
     writes = {lit.ground(binding).atom for lit in effs}
     for c in schema.contacts:
         if c.when == phase:

@@ -97,17 +97,18 @@ def _interfere(reg: Registries, inst: Instance, a: ChosenStep, b: ChosenStep, wo
     return False
 
 
-def _history_end_ties(reg: Registries, inst: Instance, ordered: list[ChosenStep], world: World) -> set[tuple]:
-    """(end time, j): a happening of step j falls on the end of an action still running at the decision time (a
-    timed literal of the compiled problem) and touches what that end writes or what the running action keeps
-    (its over-all conditions, held by keep facts until then): j goes epsilon after it."""
+def _literal_ties(reg: Registries, inst: Instance, ordered: list[ChosenStep],
+                  world: World) -> set[tuple[Fraction, int]]:
+    """(time, j): a happening of step j falls on a timed literal of the compiled problem (the end of an action
+    still running at the decision time) that writes what the happening reads or writes, or deletes a keep fact
+    holding the running action's over-all conditions (compiler/processes.py): j goes after it."""
     from hygiene_pddl.replay import happening_fluents, replay
 
     out = set()
     for rec in replay(inst, reg).ongoing:
         schema = reg.actions[rec.name]
         binding = dict(zip(schema.param_names, rec.args, strict=True))
-        at = rec.end - inst.decision_time
+        at = Fraction(rec.end - inst.decision_time)
         writes = happening_fluents(schema, rec.args, world, "end")[1]
         writes |= {lit.ground(binding).atom for lit in schema.cond_overall}
         for j, s in enumerate(ordered):
@@ -157,13 +158,7 @@ def plan_text(
     for s in ordered:
         name, args = mapper.to_pddl(s.name, s.args)
         pddl_steps.append(PlanStep(name, args, Fraction(s.start), Fraction(s.duration)))
-    marks = {}  # ends of running history actions as zero-length stand-ins, dropped after the offsets
-    for at, j in sorted(_history_end_ties(reg, inst, ordered, world)):
-        if at not in marks:
-            marks[at] = len(pddl_steps)
-            pddl_steps.append(PlanStep("history-end", (), Fraction(at), Fraction(0)))
-        deps.add((marks[at], j))
-    timed = add_epsilon_offsets(pddl_steps, deps, epsilon)[:len(ordered)]
+    timed = add_epsilon_offsets(pddl_steps, deps, epsilon, literals=_literal_ties(reg, inst, ordered, world))
     if mapper.uses_ticks:
         timed = (*timed, _finish_step(mapper, steps, timed, epsilon))
     costs = tuple((d, Fraction(v)) for d, v in cost.as_dict().items()) if cost else ()

@@ -69,6 +69,15 @@ def _validate_schema(doc: PositionedDocument, name: str) -> None:
                             else err.message, doc.location(path))
 
 
+def _validate_object_types(doc: PositionedDocument) -> None:
+    """An object-type catalogue file: a mapping of names to task_sources.yaml's object-type schema."""
+    schema = _schema("task_sources")["properties"]["object_types"]
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        raise RegistryError(errors[0].message, doc.location(list(errors[0].absolute_path)))
+
+
 def _literals(ctx: _Ctx, path: list, items: Sequence[str], params: set[str], preds: Mapping) -> tuple:
     out: list[Literal] = []
     for i, text in enumerate(items):
@@ -386,10 +395,18 @@ def _load(data_dir: Path) -> Registries:
         except ValueError as exc:
             raise pc.fail(["profiles", name, "order"], str(exc)) from None
 
-    ts, tc = docs["task_sources"].data, _Ctx(docs["task_sources"])
+    ts, tc0 = docs["task_sources"].data, _Ctx(docs["task_sources"])
     object_types: dict[str, ObjectType] = {}
-    for name, o in ts["object_types"].items():
-        base = ["object_types", name]
+    # object types: task_sources.yaml's, then one file per catalogue in object_types/ (name -> type spec)
+    catalogues = [(tc0, ["object_types"], ts["object_types"])]
+    for path in sorted((data_dir / "object_types").glob("*.yaml")) if (data_dir / "object_types").is_dir() else []:
+        doc = PositionedDocument.read(path)
+        _validate_object_types(doc)
+        catalogues.append((_Ctx(doc), [], doc.data or {}))
+    for tc, prefix, name, o in ((c, pre, n, o) for c, pre, items in catalogues for n, o in items.items()):
+        base = [*prefix, name]
+        if name in object_types:
+            raise tc.fail(base, f"object type {name!r} is defined twice")
         regions = []
         for r, spec in o["regions"].items():
             if spec["material"] not in materials:
@@ -428,16 +445,18 @@ def _load(data_dir: Path) -> Registries:
     for name, f in ts["families"].items():
         base = ["families", name]
         if f["activity_group"] not in ts["activity_groups"]:
-            raise tc.fail([*base, "activity_group"], f"unknown activity group; expected one of {ts['activity_groups']}")
+            raise tc0.fail([*base, "activity_group"],
+                           f"unknown activity group; expected one of {ts['activity_groups']}")
         if f["household_area"] not in ts["household_areas"]:
-            raise tc.fail([*base, "household_area"], f"unknown household area; expected one of {ts['household_areas']}")
+            raise tc0.fail([*base, "household_area"],
+                           f"unknown household area; expected one of {ts['household_areas']}")
         for key, known in (("actions", actions), ("hazards", hazards), ("events", events)):
             for i, v in enumerate(f.get(key, [])):
                 if v not in known:
-                    raise tc.fail([*base, key, i], f"unknown {key[:-1]} {v!r}")
+                    raise tc0.fail([*base, key, i], f"unknown {key[:-1]} {v!r}")
         for role, otype in f["object_roles"].items():
             if otype not in object_types:
-                raise tc.fail([*base, "object_roles", role], f"unknown object type {otype!r}")
+                raise tc0.fail([*base, "object_roles", role], f"unknown object type {otype!r}")
         families[name] = Family(name, f["source_activity"], f["service_goal"], f["activity_group"],
                                 f["household_area"], tuple(sorted(f["object_roles"].items())),
                                 tuple(f["actions"]), tuple(f.get("hazards", [])), tuple(f.get("events", [])),
