@@ -26,6 +26,9 @@ from compiler.mechanics import (
     literal_effects,
     owner_static,
     parameter_endpoints,
+    protection,
+    single_contact,
+    transfers,
     treatment,
     treatment_name,
     update,
@@ -139,11 +142,14 @@ class ActionWriter:
         pt = Point(self.conditions(a, when))
         lits = a.eff_start if when == "start" else a.eff_end
         pt.effects += literal_effects(lits, when, self.ctx)
-        for c in a.contacts:
-            if c.when == when:
-                conds, effs = contact(c, self.ctx)
-                pt.conditions += conds
-                pt.effects += effs
+        contacts = [c for c in a.contacts if c.when == when]
+        if single_contact(contacts, self.ctx):
+            conds, effs = contact(contacts[0], self.ctx)
+            pt.conditions += conds
+            pt.effects += effs
+        elif contacts:
+            pt.conditions += [x for c in contacts for x in protection(c, self.ctx)]
+            pt.effects += transfers(contacts, when, self.ctx)
         for t in a.treats:
             if t.when == when:
                 pt.effects += treatment(t, self.ctx)
@@ -337,6 +343,7 @@ def _requirements(flavor: str, texts: list[str], universal_goal: bool) -> list[s
     reqs = [":strips", ":typing"]
     reqs += [r for r, words in ((":negative-preconditions", ("(not ",)),
                                 (":disjunctive-preconditions", ("(or ", "(imply ")),
+                                (":equality", ("(= ?",)),
                                 (":existential-preconditions", ("(exists ",)),
                                 (":universal-preconditions", ("(forall ",)),
                                 (":conditional-effects", ("(when ", "(forall ")))

@@ -7,9 +7,27 @@ from dataclasses import dataclass
 
 
 def conj(parts: Sequence[str]) -> str:
-    """``(and ...)`` of the parts (the part itself when there is one)."""
-    parts = list(dict.fromkeys(parts))
+    """``(and ...)`` of the parts (the part itself when there is one; conjunctions among them spliced in)."""
+    flat: list[str] = []
+    for p in parts:
+        flat += _conjuncts(p) if p.startswith("(and ") else [p]
+    parts = list(dict.fromkeys(flat))
     return parts[0] if len(parts) == 1 else "(and " + " ".join(parts) + ")"
+
+
+def _conjuncts(text: str) -> list[str]:
+    """The top-level parts of ``(and A B ...)``."""
+    out, depth, start = [], 0, None
+    for i, ch in enumerate(text[5:-1], 5):
+        if ch == "(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                out.append(text[start:i + 1])
+    return out
 
 
 def negate(text: str) -> str:

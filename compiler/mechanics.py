@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from compiler.formulas import Timing, conj, forall, imply, negate
+from compiler.formulas import Timing, conj, forall, imply, negate, typed_vars
 from compiler.kset import FamilyDomain
 from compiler.names import legal
 from hygiene_pddl.literals import Literal
@@ -185,33 +185,91 @@ def parameter_endpoints(schema: ActionSchema, reg: Registries | None = None,
 
 
 # ---- contacts --------------------------------------------------------------------------------------------
+def _typed_endpoints(c: ContactSpec, ctx: Context) -> list[tuple[Endpoint, str | None]]:
+    kinds = dict(c.forall)
+    return [(ep, var_type((ep.part[1:], kinds[ep.var]), ctx.forms) if ep.var in kinds and ep.part.startswith("@")
+             else None) for ep in (c.a, c.b)]
+
+
 def contact(c: ContactSpec, ctx: Context) -> tuple[list[str], list[str]]:
-    """(conditions, effects) of one contact at its time point: protection, then transfer both ways."""
+    """(conditions, effects) of one contact alone at its time point: protection, then transfer both ways (one
+    ``when`` per hazard and direction: the v1 form, for a time point with this one plain contact)."""
     guard = ctx.simplify(c.guard)
     if guard is None:
         return [], []
-    kinds = dict(c.forall)
-    typed = [(ep, var_type((ep.part[1:], kinds[ep.var]), ctx.forms) if ep.var in kinds and ep.part.startswith("@")
-              else None) for ep in (c.a, c.b)]
-    q = quantify(c.forall, typed)
+    q = quantify(c.forall, _typed_endpoints(c, ctx))
     pre = [*q.restrictions, *(ctx.literal(g) for g in guard)]
     x, y = carrier_var(c.a), carrier_var(c.b)
-    directions = ((x, y), (y, x))
     whens = [ctx.timing.when(c.when, [*pre, f"(contaminated {s} {h})", f"(crosses {h} {s} {d})",
                                       f"(not (contaminated {d} {h}))"], [f"(contaminated {d} {h})"])
-             for h in ctx.hazards for s, d in directions]
+             for h in ctx.hazards for s, d in ((x, y), (y, x))]
     effects = [forall(q.variables, conj(whens))] if q.variables and whens else whens
-    if c.exempt:
-        return [], effects
+    return protection(c, ctx), effects
+
+
+def protection(c: ContactSpec, ctx: Context) -> list[str]:
+    """No contact may bring a hazard onto a carrier protected against it that does not carry it yet."""
+    guard = ctx.simplify(c.guard)
+    if guard is None or c.exempt:
+        return []
+    q = quantify(c.forall, _typed_endpoints(c, ctx))
+    pre = [*q.restrictions, *(ctx.literal(g) for g in guard)]
+    x, y = carrier_var(c.a), carrier_var(c.b)
     clauses = [f"(or (not (contaminated {s} {h})) (not (unsafe {h} {s} {d})) (contaminated {d} {h}))"
-               for h in ctx.hazards for s, d in directions]
+               for h in ctx.hazards for s, d in ((x, y), (y, x))]
     if not clauses:
-        conditions = []
-    elif not pre:
-        conditions = [ctx.timing.at(c.when, cl) for cl in clauses]
-    else:
-        conditions = [ctx.timing.at(c.when, forall(q.variables, imply(pre, clauses)))]
-    return conditions, effects
+        return []
+    if not pre:
+        return [ctx.timing.at(c.when, cl) for cl in clauses]
+    return [ctx.timing.at(c.when, forall(q.variables, imply(pre, clauses)))]
+
+
+def _source(c: ContactSpec, dst: Endpoint, src: Endpoint, h: str, target: str, ctx: Context) -> str | None:
+    """``c`` brings ``h`` from ``src`` onto the carrier ``target`` (a variable standing for ``dst``'s carrier)."""
+    guard = ctx.simplify(c.guard)
+    if guard is None:
+        return None
+    kinds = dict(c.forall)
+    typed = dict((ep, t) for ep, t in _typed_endpoints(c, ctx))
+    s = carrier_var(src)
+    body = [*(ctx.literal(g) for g in guard), f"(contaminated {s} {h})", f"(crosses {h} {s} {target})"]
+    inner = quantify(tuple((v, k) for v, k in c.forall if v != dst.var or dst.part.startswith("?")),
+                     [(src, typed[src])] if src.var in kinds and not src.part.startswith("?") else [])
+    if src.part.startswith("?") and src.var in kinds:
+        body.insert(0, owner_static(src))
+    core = conj([*inner.restrictions, *body])
+    core = f"(exists ({typed_vars(inner.variables)}) {core})" if inner.variables else core
+    if dst.var in kinds and not dst.part.startswith("?"):  # a quantified carrier: ?target plays its role
+        pin = owner_static(dst).replace(carrier_var(dst), target)
+        kind = [f"({KIND_PREDICATE[kinds[dst.var]]} ?{dst.var})"] if kinds[dst.var] in KIND_PREDICATE else []
+        return f"(exists (?{dst.var} - thing) {conj([pin, *kind, core])})"
+    pin = [f"(= {target} {carrier_var(dst)})"]
+    if dst.var in kinds:  # ?y.?r with ?y quantified: the carrier is the region parameter
+        pin.append(owner_static(dst))
+    return conj([*pin, core])
+
+
+def transfers(contacts: Sequence[ContactSpec], when: str, ctx: Context) -> list[str]:
+    """Transfer effects of all contacts of one time point, written per target carrier and hazard so that each
+    ``(contaminated c h)`` is added at most once: VAL fails an action that reads a literal and adds it twice
+    when its happening has other members (Ownership::ownsForAdd on E_ADDNPRE)."""
+    target = "?target"
+    out = []
+    for h in ctx.hazards:
+        sources = [src for c in contacts for dst, other in ((c.a, c.b), (c.b, c.a))
+                   if (src := _source(c, dst, other, h, target, ctx)) is not None]
+        if sources:
+            cond = ["(or " + " ".join(sources) + ")" if len(sources) > 1 else sources[0],
+                    f"(not (contaminated {target} {h}))"]
+            out.append(f"(forall ({target} - carrier) "
+                       f"{ctx.timing.when(when, cond, [f'(contaminated {target} {h})'])})")
+    return out
+
+
+def single_contact(contacts: Sequence[ContactSpec], ctx: Context) -> bool:
+    """Whether a time point's contacts are one plain contact (then the v1 form adds each literal once)."""
+    live = [c for c in contacts if ctx.simplify(c.guard) is not None]
+    return len(live) == 1 and not live[0].forall
 
 
 # ---- treatments ------------------------------------------------------------------------------------------
