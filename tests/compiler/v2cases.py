@@ -35,8 +35,8 @@ class Case:
     family: str = "spoon_fruit"
     schedule: list[Step] = field(default_factory=list)  # a valid continuation
     variants: dict[str, list[Step]] = field(default_factory=dict)  # named continuations (valid or not)
-    #: variants that the instance level cannot judge like VAL yet (reason)
-    notes: dict[str, str] = field(default_factory=dict)
+    #: classical-flavour plans (PDDL text, one step a line) for the classical projection's own rules
+    classical: dict[str, str] = field(default_factory=dict)
 
     def data(self, reg: Registries) -> dict:
         history = [{"kind": "action", "name": n, "args": list(a), "start": s,
@@ -77,7 +77,10 @@ CASES = [
          schedule=[(8, "pick", ("right", "pot", "handle", "stove")), (9, "place", ("right", "pot", "counter"))],
          variants={"lift-4-early": [(4, "pick", ("right", "pot", "handle", "stove")),
                                     (5, "place", ("right", "pot", "counter"))]},
-         notes={"lift-4-early": "the instance level does not yet hold a running history process's conditions"}),
+         classical={"end-first": "(cook-end pot stove)\n(pick right pot pot-handle stove right-pad)\n"
+                                 "(place right pot counter pot-bottom counter-top)\n",
+                    "lift-mid-cook": "(pick right pot pot-handle stove right-pad)\n"
+                                     "(place right pot counter pot-bottom counter-top)\n(cook-end pot stove)\n"}),
     # M1 + M2: a held cloth wipes a surface (contact and treatment in one happening); the cloth then carries it
     Case("v2-wipe", {"cloth": "cloth", "counter": "counter", "table": "table", "apple": "apple"},
          _hands("(at cloth table)", "(at apple table)"), ["(at apple counter)", "(safe apple)"],
@@ -86,7 +89,12 @@ CASES = [
                    (0, "pick", ("left", "apple", "skin", "table")), (3, "place", ("left", "apple", "counter"))],
          variants={"place-before-wipe": [(0, "pick", ("right", "cloth", "corner", "table")),
                                          (0, "pick", ("left", "apple", "skin", "table")),
-                                         (1, "place", ("left", "apple", "counter"))]}),
+                                         (1, "place", ("left", "apple", "counter"))],
+                   "extra-place": [(0, "pick", ("right", "cloth", "corner", "table")),
+                                   (1, "wipe", ("right", "cloth", "counter")),
+                                   (0, "pick", ("left", "apple", "skin", "table")),
+                                   (3, "place", ("left", "apple", "counter")),
+                                   (3, "place", ("right", "cloth", "table"))]}),
     # M2 quantified guarded contact: what is put on a shared basket touches everything already in it
     Case("v2-shared-basket", {"basket": "basket", "apple": "apple", "spoon": "spoon", "counter": "counter",
                               "tray": "tray"},
@@ -197,3 +205,15 @@ CASES += [
                                    (3, "place", ("left", "apple", "counter")),
                                    (3, "place", ("right", "cloth", "table"))]}),
 ]
+
+CASES.append(
+    # classical flavour: a process started in the continuation must end (the goal says so)
+    Case("v2-dwell-must-end", {"spray": "disinfectant_spray", "counter": "counter", "table": "table"},
+         _hands("(at spray table)"), ["(holding right spray)"], ["pick", "spray", "dwell"], ["raw_meat_bacteria"],
+         stocks={"disinfectant": 1}, horizon=10,
+         schedule=[(0, "pick", ("right", "spray", "trigger", "table")), (1, "spray", ("right", "spray", "counter")),
+                   (2, "dwell", ("counter",))],
+         classical={"ends": "(pick right spray-2 spray-trigger table right-pad)\n(spray right spray-2 counter n1 n0)\n"
+                            "(dwell-start counter counter-top)\n(dwell-end counter counter-top)\n",
+                    "left-running": "(pick right spray-2 spray-trigger table right-pad)\n"
+                                    "(spray right spray-2 counter n1 n0)\n(dwell-start counter counter-top)\n"}))
