@@ -39,6 +39,7 @@ from compiler.processes import RUNNING_PREFIX, Running, keep_guard, keep_predica
 from hygiene_pddl.literals import Literal
 from hygiene_pddl.registries.model import ROLES, ActionSchema, Endpoint, Registries
 
+FLAVORS = ("temporal", "classical", "numeric")
 PDDL_TYPE = {"gripper": "gripper", "item": "thing", "place": "thing", "thing": "thing", "region": "carrier"}
 DURING_PREFIX = RUNNING_PREFIX
 
@@ -120,9 +121,9 @@ class Point:
 class ActionWriter:
     """Writes the conditions and effects of K's actions at their time points, for one flavour."""
 
-    def __init__(self, reg: Registries, fd: FamilyDomain, temporal: bool):
+    def __init__(self, reg: Registries, fd: FamilyDomain, temporal: bool, numeric: bool = True):
         self.reg, self.fd = reg, fd
-        self.ctx = Context(reg, fd, contact_forms(fd.actions), Timing(temporal))
+        self.ctx = Context(reg, fd, contact_forms(fd.actions), Timing(temporal), temporal or numeric)
         self.kept = kept(reg, fd)
         self.running: list[Running] = []  # classical: the split processes
 
@@ -239,6 +240,10 @@ def classical_actions(a: ActionSchema, writer: ActionWriter, weight: int, split:
     stock_eff: list[str] = []
     for stock, n in a.consumes:
         s = legal(stock)
+        if writer.ctx.numeric:  # classical-numeric: stocks as fluents
+            stock_pre.append(f"(>= {_stock_fn(stock)} {n})")
+            stock_eff.append(f"(decrease {_stock_fn(stock)} {n})")
+            continue
         extra_params += [f"?{s}-before - level", f"?{s}-after - level"]
         stock_pre += [f"(level-{s} ?{s}-before)", f"(minus-{n} ?{s}-before ?{s}-after)"]
         stock_eff += [f"(not (level-{s} ?{s}-before))", f"(level-{s} ?{s}-after)"]
@@ -298,6 +303,8 @@ def _candidates(reg: Registries, fd: FamilyDomain, forms, flavor: str) -> tuple[
         for a in fd.actions:
             args = " ".join(f"{v} - {t}" for v, t in parameters(a, reg, fd))
             own[f"{RUNNING_PREFIX}{a.name}"] = f"({RUNNING_PREFIX}{a.name} {args})"
+        funcs |= {f"stock-{legal(s)}": f"{_stock_fn(s)} - number" for s in fd.stocks}  # classical-numeric
+        funcs |= {"current-load": "(current-load ?c - thing) - number", "capacity": "(capacity ?c - thing) - number"}
         own |= {f"level-{legal(s)}": f"(level-{legal(s)} ?n - level)" for s in fd.stocks}
         amounts = sorted({n for a in fd.actions for _, n in a.consumes} | {1})
         own |= {f"minus-{n}": f"(minus-{n} ?a - level ?b - level)" for n in amounts}
@@ -319,7 +326,7 @@ def domain_symbols(reg: Registries) -> frozenset[str]:
     object names must differ from them (VAL and unified-planning refuse a clash)."""
     everything = FamilyDomain.build(reg, next(iter(reg.families)), reg.actions, reg.hazards)
     out = {"object", "gripper", "thing", "carrier", "hazard", "treatment", "tick", "level", ticks.FINISH}
-    for flavor in ("temporal", "classical"):
+    for flavor in FLAVORS[:2]:
         preds, funcs = _candidates(reg, everything, contact_forms(everything.actions), flavor)
         out |= set(preds) | set(funcs)
     out |= set(form_types(contact_forms(everything.actions)))
@@ -353,19 +360,24 @@ def _requirements(flavor: str, texts: list[str], universal_goal: bool) -> list[s
     if flavor == "temporal":
         reqs += [":durative-actions", ":numeric-fluents", ":timed-initial-literals"]
     else:
+        reqs += [":numeric-fluents"] if flavor == "numeric" else []
         reqs.append(":action-costs")
     return reqs
 
 
 def build_domain(reg: Registries, fd: FamilyDomain | str, flavor: str = "temporal",
                  weights: dict[str, int] | None = None, split: frozenset[str] = frozenset()) -> DomainView:
-    """K's domain (a family name means the family's own entries); the classical flavour needs the instance's
-    per-action ``weights`` and splits ``split`` (actions running at the decision time) besides the processes."""
+    """K's domain (a family name means the family's own entries). Flavours: ``temporal``; ``classical`` (Fast
+    Downward: instantaneous actions, stocks and loads as discrete levels) and ``numeric`` (the same with stocks and
+    loads as numeric fluents, for numeric planners); both need the instance's per-action ``weights`` and split
+    ``split`` (actions running at the decision time) besides the processes."""
     if isinstance(fd, str):
         fd = FamilyDomain.of(reg, fd)
     family = reg.families[fd.family]
     forms = contact_forms(fd.actions)
-    writer = ActionWriter(reg, fd, flavor == "temporal")
+    if flavor not in FLAVORS:
+        raise ValueError(f"unknown flavour {flavor!r}; expected one of {FLAVORS}")
+    writer = ActionWriter(reg, fd, flavor == "temporal", flavor != "classical")
     constants = []
     if fd.hazards:
         constants.append(" ".join(hazard_name(h) for h in fd.hazards) + " - hazard")
@@ -394,7 +406,8 @@ def build_domain(reg: Registries, fd: FamilyDomain | str, flavor: str = "tempora
         splits = {a.name for a in fd.actions if needs_split(a) or a.name in split}
         writer.running = [Running(a, tuple(parameters(a, reg, fd))) for a in fd.actions if a.name in splits]
         actions = [v for a in fd.actions for v in classical_actions(a, writer, weights[a.name], a.name in splits)]
-        types.append("level - object")
+        if flavor == "classical":
+            types.append("level - object")
         comments.append("classical projection for Fast Downward: instantaneous actions (processes others join "
                         "are split into -start/-end), stocks as discrete levels, action costs = lexicographic "
                         "weights of the non-time dimensions under this instance's profile, "
@@ -402,7 +415,7 @@ def build_domain(reg: Registries, fd: FamilyDomain | str, flavor: str = "tempora
     texts = [x for a in actions for x in (*a.conditions, *a.effects)]
     preds, funcs = _candidates(reg, fd, forms, flavor)
     used = _used(texts)
-    universal_goal = flavor == "classical" and bool(writer.running)
+    universal_goal = flavor != "temporal" and bool(writer.running)
     return DomainView(fd.domain_name, flavor, _requirements(flavor, texts, universal_goal), types, constants,
                       [d for n, d in preds.items() if n in used], [d for n, d in funcs.items() if n in used],
                       actions, comments)

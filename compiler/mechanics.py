@@ -99,6 +99,7 @@ class Context:
     fd: FamilyDomain
     forms: tuple[Form, ...]
     timing: Timing
+    numeric: bool = True  # loads as numeric fluents (temporal and classical-numeric), else as levels
 
     @property
     def hazards(self) -> list[str]:
@@ -119,7 +120,7 @@ class Context:
         """A condition literal; a derived capacity condition ``(room ?c)`` compares load and capacity (M5)."""
         if self.reg.counted_predicate(lit.predicate) is not None:
             c = lit.args[0]
-            if self.timing.temporal:
+            if self.numeric:
                 # VAL reads (< a b) as a - b < 0.0001, so the strict form would let a full container take one more
                 return (f"(<= (+ (current-load {c}) 1) (capacity {c}))" if lit.positive
                         else f"(>= (current-load {c}) (capacity {c}))")
@@ -293,7 +294,7 @@ def counted_effects(lit: Literal, when: str, pre: Sequence[str], ctx: Context) -
     if lit.predicate not in counted:
         return []
     atom, c = str(Literal(lit.atom)), lit.args[-1]
-    if ctx.timing.temporal:
+    if ctx.numeric:
         op = "increase" if lit.positive else "decrease"
         return [ctx.timing.when(when, [*pre, negate(atom) if lit.positive else atom], [f"({op} (current-load {c}) 1)"])]
     a, b = "?load-before", "?load-after"

@@ -18,7 +18,7 @@ from compiler.domain import (
 )
 from compiler.formulas import forall
 from compiler.kset import FamilyDomain
-from compiler.mechanics import contact_forms, form_type, hazard_name, treatment_name
+from compiler.mechanics import contact_forms, form_type, hazard_name, live_contacts, treatment_name
 from compiler.metric import Bounds, derive_bounds, lex_weights
 from compiler.names import NameMap, carrier_name, legal
 from compiler.processes import RUNNING_PREFIX, keep_predicate
@@ -89,11 +89,12 @@ def endpoint_domain(reg: Registries, rules: HygieneRules, kinds: dict[str, str],
     return out
 
 
-def possible_contacts(reg: Registries, rules: HygieneRules, actions: tuple[ActionSchema, ...]) -> set[tuple]:
+def possible_contacts(reg: Registries, rules: HygieneRules, actions: tuple[ActionSchema, ...],
+                      fd: FamilyDomain | None = None) -> set[tuple]:
     """Ordered carrier pairs that some action of K could bring into contact."""
     pairs = set()
     for a in actions:
-        for c in a.contacts:
+        for c in live_contacts(a, reg, fd):
             kinds = dict(a.parameters) | dict(c.forall)
             for x, y in itertools.product(endpoint_domain(reg, rules, kinds, c.a), endpoint_domain(reg, rules, kinds,
                                                                                                     c.b)):
@@ -222,7 +223,7 @@ def _static_init(init: _Init, reg: Registries, inst: Instance, rules: HygieneRul
         for kind, pred in (("item", "is-item"), ("place", "is-place")):
             if otype.is_kind(kind):
                 init.add(f"({pred} {o})")
-    for x, y in sorted(possible_contacts(reg, rules, fd.actions)):
+    for x, y in sorted(possible_contacts(reg, rules, fd.actions, fd)):
         for h in fd.hazards:
             if rules.crosses(h, x, y):
                 xs, ys = names[("carrier", *x)], names[("carrier", *y)]
@@ -357,7 +358,7 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
                   ) -> tuple[ProblemView, NameMap, Bounds]:
     fd = FamilyDomain.of_instance(reg, inst)
     if domain is None:
-        weights = instance_weights(reg, inst, state) if flavor == "classical" else None
+        weights = instance_weights(reg, inst, state) if flavor != "temporal" else None
         domain = build_domain(reg, fd, flavor, weights, running_at_decision(state))
     rules = HygieneRules(reg, dict(inst.objects), fd.hazards)
     names = names_for(reg, inst)
@@ -414,6 +415,10 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
             goals += tick_goals
         metric, metric_comments = _metric(inst, fd, bounds, use_ticks, metric_total_time, init.funcs)
         comments += metric_comments
+    elif flavor == "numeric":  # stocks and loads as numeric fluents
+        for s in fd.stocks:
+            init.value(f"(stock-{legal(s)})", inst.remaining(s))
+        _load_init(init, reg, inst, state, names, "temporal", [])
     else:
         levels = max([inst.remaining(s) for s in fd.stocks] + [0])
         if "load-of" in init.preds:
@@ -426,6 +431,7 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
             for i in range(n, levels + 1):
                 init.add(f"(minus-{n} {lv[i]} {lv[i - n]})")
         _load_init(init, reg, inst, state, names, flavor, lv)
+    if flavor != "temporal":
         init.value("(total-cost)", 0)
         metric = "minimize (total-cost)"
         comments.append("action costs: lexicographic weights of the non-time dimensions in profile order, "

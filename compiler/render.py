@@ -43,11 +43,16 @@ def render_problem(reg: Registries, inst: Instance, flavor: str = "temporal",
     return _env().get_template("problem.pddl.j2").render(p=view), names
 
 
-def render_classical(reg: Registries, inst: Instance) -> tuple[str, str, NameMap]:
-    """Classical domain and problem for one instance (the domain carries its action costs)."""
+def render_classical(reg: Registries, inst: Instance, flavor: str = "classical") -> tuple[str, str, NameMap]:
+    """Classical domain and problem for one instance (the domain carries its action costs); ``flavor="numeric"``
+    writes stocks and loads as numeric fluents (for numeric planners such as ENHSP)."""
     state = replay(inst, reg)
-    view = build_domain(reg, FamilyDomain.of_instance(reg, inst), "classical", instance_weights(reg, inst, state),
+    view = build_domain(reg, FamilyDomain.of_instance(reg, inst), flavor, instance_weights(reg, inst, state),
                         running_at_decision(state))
+    if flavor == "numeric":
+        view.comments = [*view.comments[:-1], "classical-numeric flavour: the classical projection (instantaneous "
+                         "actions, split processes, lexicographic action costs) with stocks and loads as numeric "
+                         "fluents"]
     domain = _env().get_template("domain_classical.pddl.j2").render(d=view)
-    problem, names, _ = build_problem(reg, inst, state, "classical", domain=view)
+    problem, names, _ = build_problem(reg, inst, state, flavor, domain=view)
     return domain, _env().get_template("problem.pddl.j2").render(p=problem), names
