@@ -13,6 +13,7 @@ replay), and a hazard a contact brings survives a treatment of the same happenin
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -208,63 +209,135 @@ def contact(c: ContactSpec, ctx: Context) -> tuple[list[str], list[str]]:
     return protection(c, ctx), effects
 
 
+Level = tuple[list[tuple[str, str]], list[str]]  # (quantified variables, conditions on them)
+_VAR = re.compile(r"\?[a-z][a-z0-9_-]*")
+
+
+def _levels(c: ContactSpec, ctx: Context, dst: Endpoint | None = None) -> tuple[list[str], list[Level], list[str]]:
+    """(conditions decidable once ``dst``'s owner is bound, the quantifier levels of the rest of the binder, the guard
+    literals left). One variable a level, each with what becomes decidable there (kind, owner statics, guard
+    literals whose variables are bound): nested so, VAL and the PDDL level stop at a level's first false condition
+    instead of enumerating the product of all variables. ``dst``: a quantified endpoint whose owner is bound
+    outside (its carrier is the transfer's target)."""
+    kinds = dict(c.forall)
+    typed = dict(_typed_endpoints(c, ctx))
+    quantified = {f"?{v}" for v in kinds}
+    pending = [ctx.literal(g) for g in ctx.simplify(c.guard) or ()]
+    bound = {f"?{dst.var}"} if dst is not None else set()
+
+    def decidable() -> list[str]:
+        ready = [g for g in pending if set(_VAR.findall(g)) & quantified <= bound]
+        for g in ready:
+            pending.remove(g)
+        return ready
+
+    head = decidable()
+    levels: list[Level] = []
+    for v, kind in c.forall:
+        ends = [ep for ep in (c.a, c.b) if ep.var == v and ep != dst]
+        if f"?{v}" not in bound:
+            bound.add(f"?{v}")
+            conds = [f"({KIND_PREDICATE[kind]} ?{v})"] if kind in KIND_PREDICATE else []
+            conds += [owner_static(ep) for ep in ends if ep.part.startswith("?")]
+            levels.append(([(f"?{v}", "thing")], conds + decidable()))
+        for ep in ends:
+            if ep.part.startswith("@"):
+                levels.append(([(carrier_var(ep), typed[ep] or "carrier")], [owner_static(ep)]))
+    return head, levels, pending
+
+
+def _nest(levels: list[Level], inner: list[str], quantifier: str) -> str:
+    """``(exists (v) (and conds ... inner))`` or ``(forall (v) (imply (and conds) ... inner))``, innermost last."""
+    body = conj(inner) if inner else "(and)"
+    for variables, conds in reversed(levels):
+        if quantifier == "exists":
+            body = f"(exists ({typed_vars(variables)}) {conj([*conds, body])})"
+        else:
+            body = f"(forall ({typed_vars(variables)}) {imply(conds, [body])})"
+    return body
+
+
 def protection(c: ContactSpec, ctx: Context) -> list[str]:
     """No contact may bring a hazard onto a carrier protected against it that does not carry it yet."""
     guard = ctx.simplify(c.guard)
     if guard is None or c.exempt:
         return []
-    q = quantify(c.forall, _typed_endpoints(c, ctx))
-    pre = [*q.restrictions, *(ctx.literal(g) for g in guard)]
     x, y = carrier_var(c.a), carrier_var(c.b)
     clauses = [f"(or (not (contaminated {s} {h})) (not (unsafe {h} {s} {d})) (contaminated {d} {h}))"
                for h in ctx.hazards for s, d in ((x, y), (y, x))]
     if not clauses:
         return []
-    if not pre:
+    if not c.forall and not guard:
         return [ctx.timing.at(c.when, cl) for cl in clauses]
-    return [ctx.timing.at(c.when, forall(q.variables, imply(pre, clauses)))]
+    head, levels, rest = _levels(c, ctx)
+    return [ctx.timing.at(c.when, imply(head, [_nest(levels, [imply(rest, clauses)], "forall")]))]
 
 
-def _source(c: ContactSpec, dst: Endpoint, src: Endpoint, h: str, target: str, ctx: Context) -> str | None:
-    """``c`` brings ``h`` from ``src`` onto the carrier ``target`` (a variable standing for ``dst``'s carrier)."""
-    guard = ctx.simplify(c.guard)
-    if guard is None:
-        return None
+def _quantified_dst(c: ContactSpec, dst: Endpoint) -> bool:
+    return dst.var in dict(c.forall) and dst.part.startswith("@")
+
+
+def _source(c: ContactSpec, dst: Endpoint, src: Endpoint, h: str, target: str, ctx: Context,
+            owner: str = "?owner") -> str:
+    """``c`` brings ``h`` from ``src`` onto ``target`` (the term of ``dst``'s carrier; for a quantified ``dst`` a
+    variable whose owner is ``owner``)."""
     kinds = dict(c.forall)
-    typed = dict((ep, t) for ep, t in _typed_endpoints(c, ctx))
     s = carrier_var(src)
-    body = [*(ctx.literal(g) for g in guard), f"(contaminated {s} {h})", f"(crosses {h} {s} {target})"]
-    inner = quantify(tuple((v, k) for v, k in c.forall if v != dst.var or dst.part.startswith("?")),
-                     [(src, typed[src])] if src.var in kinds and not src.part.startswith("?") else [])
-    if src.part.startswith("?") and src.var in kinds:
-        body.insert(0, owner_static(src))
-    core = conj([*inner.restrictions, *body])
-    core = f"(exists ({typed_vars(inner.variables)}) {core})" if inner.variables else core
-    if dst.var in kinds and not dst.part.startswith("?"):  # a quantified carrier: ?target plays its role
-        pin = owner_static(dst).replace(carrier_var(dst), target)
-        kind = [f"({KIND_PREDICATE[kinds[dst.var]]} ?{dst.var})"] if kinds[dst.var] in KIND_PREDICATE else []
-        return f"(exists (?{dst.var} - thing) {conj([pin, *kind, core])})"
-    pin = [f"(= {target} {carrier_var(dst)})"]
-    if dst.var in kinds:  # ?y.?r with ?y quantified: the carrier is the region parameter
-        pin.append(owner_static(dst))
-    return conj([*pin, core])
+    quantified = _quantified_dst(c, dst)
+    head, levels, rest = _levels(c, ctx, dst if quantified else None)
+    inner = [*rest, f"(contaminated {s} {h})", f"(crosses {h} {s} {target})"]
+    body = conj([*head, _nest(levels, inner, "exists")])
+    if not quantified:
+        return body
+    pin = [owner_static(dst).replace(carrier_var(dst), target)]
+    if kinds[dst.var] in KIND_PREDICATE:
+        pin.append(f"({KIND_PREDICATE[kinds[dst.var]]} ?{dst.var})")
+    return re.sub(rf"\?{re.escape(dst.var)}(?![a-z0-9_-])", owner, conj([*pin, body]))
 
 
 def transfers(contacts: Sequence[ContactSpec], when: str, ctx: Context) -> list[str]:
-    """Transfer effects of all contacts of one time point, written per target carrier and hazard so that each
+    """Transfer effects of all contacts of one time point, written per target and hazard so that each
     ``(contaminated c h)`` is added at most once: VAL fails an action that reads a literal and adds it twice
-    when its happening has other members (Ownership::ownsForAdd on E_ADDNPRE)."""
-    target = "?target"
+    when its happening has other members (Ownership::ownsForAdd on E_ADDNPRE).
+
+    Parameter targets get one ``when`` each (a target equal to an earlier one is left to that one); quantified
+    targets one ``forall`` over (owner, carrier) whose static owner fact comes first, so VAL, which evaluates
+    ``exists`` slowly, reaches the sources only for the few carriers they can reach. (A quantified endpoint's
+    carrier equal to a parameter endpoint's carrier would be its own owner's: none of the registry's contacts
+    transfers anything there.)"""
+    rules = [(c, dst, src) for c in contacts if ctx.simplify(c.guard) is not None
+             for dst, src in ((c.a, c.b), (c.b, c.a))]
+    params = list(dict.fromkeys(carrier_var(dst) for c, dst, _ in rules if not _quantified_dst(c, dst)))
+    forms = sorted({(dst.part[1:], dict(c.forall)[dst.var]) for c, dst, _ in rules if _quantified_dst(c, dst)})
     out = []
     for h in ctx.hazards:
-        sources = [src for c in contacts for dst, other in ((c.a, c.b), (c.b, c.a))
-                   if (src := _source(c, dst, other, h, target, ctx)) is not None]
-        if sources:
-            cond = ["(or " + " ".join(sources) + ")" if len(sources) > 1 else sources[0],
-                    f"(not (contaminated {target} {h}))"]
-            out.append(f"(forall ({target} - carrier) "
-                       f"{ctx.timing.when(when, cond, [f'(contaminated {target} {h})'])})")
+        for i, term in enumerate(params):
+            sources = []
+            for c, dst, src in rules:
+                if _quantified_dst(c, dst) or params.index(carrier_var(dst)) < i:
+                    continue
+                found = _source(c, dst, src, h, carrier_var(dst), ctx)
+                same = carrier_var(dst) == term
+                sources.append(found if same else conj([f"(= {term} {carrier_var(dst)})", found]))
+            distinct = [f"(not (= {term} {other}))" for other in params[:i]]
+            out.append(ctx.timing.when(when, [*distinct, _any(sources), f"(not (contaminated {term} {h}))"],
+                                       [f"(contaminated {term} {h})"]))
+        if forms:
+            types = sorted({t for f in forms for t in _either(var_type(f, ctx.forms))})
+            ctype = types[0] if len(types) == 1 else "(either " + " ".join(types) + ")"
+            sources = [_source(c, dst, src, h, "?target", ctx) for c, dst, src in rules if _quantified_dst(c, dst)]
+            out.append(f"(forall (?owner - thing ?target - {ctype}) "
+                       + ctx.timing.when(when, [_any(sources), f"(not (contaminated ?target {h}))"],
+                                         [f"(contaminated ?target {h})"]) + ")")
     return out
+
+
+def _any(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else "(or " + " ".join(parts) + ")"
+
+
+def _either(t: str) -> list[str]:
+    return t[len("(either "):-1].split() if t.startswith("(either ") else [t]
 
 
 def single_contact(contacts: Sequence[ContactSpec], ctx: Context) -> bool:
