@@ -13,24 +13,25 @@ from hygiene_pddl.errors import EXIT_INVALID, EXIT_OK
 def _compile_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("instance", type=Path, help="public instance JSON")
     p.add_argument("-o", "--out", type=Path, required=True, help="output folder for domain.pddl and problem.pddl")
-    p.add_argument("--flavor", choices=["temporal", "classical"], default="temporal")
+    p.add_argument("--flavor", choices=["temporal", "classical", "numeric"], default="temporal",
+                   help="numeric: the classical projection with stocks and loads as fluents (docs/pddl-encoding.md)")
     p.add_argument("--no-total-time", action="store_true",
                    help="temporal: leave (total-time) out of the metric, for readers that reject it (unified-planning)")
 
 
 @command("compile", "compile an instance to PDDL (domain.pddl, problem.pddl)", _compile_args)
 def _compile(args: argparse.Namespace) -> int:
-    from compiler.render import render_classical, render_domain, render_problem
+    from compiler.render import render_classical, render_instance_domain, render_problem
     from hygiene_pddl.instances import load_instance
     from hygiene_pddl.registries import load_registries
 
     reg = load_registries()
     inst = load_instance(args.instance, reg)
     if args.flavor == "temporal":
-        domain = render_domain(reg, inst.family)
+        domain = render_instance_domain(reg, inst)
         problem = render_problem(reg, inst, metric_total_time=not args.no_total_time)[0]
     else:
-        domain, problem, _ = render_classical(reg, inst)
+        domain, problem, _ = render_classical(reg, inst, args.flavor)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "domain.pddl").write_text(domain, encoding="utf-8")
     (args.out / "problem.pddl").write_text(problem, encoding="utf-8")

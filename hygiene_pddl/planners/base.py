@@ -100,19 +100,32 @@ def _interfere(reg: Registries, inst: Instance, a: ChosenStep, b: ChosenStep, wo
 def _literal_ties(reg: Registries, inst: Instance, ordered: list[ChosenStep],
                   world: World) -> set[tuple[Fraction, int]]:
     """(time, j): a happening of step j falls on a timed literal of the compiled problem (the end of an action
-    still running at the decision time) that writes what the happening reads or writes: j goes after it."""
+    still running at the decision time) that writes what the happening reads or writes, or deletes a keep fact
+    holding the running action's over-all conditions (compiler/processes.py): j goes after it."""
     from hygiene_pddl.replay import happening_fluents, replay
 
     out = set()
     for rec in replay(inst, reg).ongoing:
+        schema = reg.actions[rec.name]
+        binding = dict(zip(schema.param_names, rec.args, strict=True))
         at = Fraction(rec.end - inst.decision_time)
-        writes = happening_fluents(reg.actions[rec.name], rec.args, world, "end")[1]
+        writes = happening_fluents(schema, rec.args, world, "end")[1]
+        writes |= {lit.ground(binding).atom for lit in schema.cond_overall}
         for j, s in enumerate(ordered):
             for phase, t in (("start", s.start), ("end", s.start + s.duration)):
                 reads, own = happening_fluents(reg.actions[s.name], s.args, world, phase)
                 if t == at and writes & (reads | own):
                     out.add((at, j))
     return out
+
+
+def _finish_step(mapper: StepMapper, steps: list[ChosenStep], timed: tuple[PlanStep, ...],
+                 epsilon: Fraction) -> PlanStep:
+    """``(finish tuK)``: the makespan K in whole TU, declared epsilon after the last happening."""
+    makespan = max((s.start + s.duration for s in steps), default=0)
+    last = max((s.time + (s.duration or 0) for s in timed), default=None)
+    name, args = mapper.finish_step(makespan)
+    return PlanStep(name, args, Fraction(0) if last is None else last + epsilon)
 
 
 def plan_text(
@@ -146,5 +159,7 @@ def plan_text(
         name, args = mapper.to_pddl(s.name, s.args)
         pddl_steps.append(PlanStep(name, args, Fraction(s.start), Fraction(s.duration)))
     timed = add_epsilon_offsets(pddl_steps, deps, epsilon, literals=_literal_ties(reg, inst, ordered, world))
+    if mapper.uses_ticks:
+        timed = (*timed, _finish_step(mapper, steps, timed, epsilon))
     costs = tuple((d, Fraction(v)) for d, v in cost.as_dict().items()) if cost else ()
     return "\n".join(header) + "\n" + write_plan(Plan(steps=timed, cost=costs), decimals=3)

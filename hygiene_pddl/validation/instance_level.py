@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from compiler.problem import DEADLINE_SLACK
@@ -21,6 +21,7 @@ from hygiene_pddl.plans.model import Plan
 from hygiene_pddl.registries import Registries
 from hygiene_pddl.registries.model import ActionSchema
 from hygiene_pddl.replay import PhysicalInconsistency, World, happening_fluents, run_history
+from hygiene_pddl.validation.declared import Declaration, check_running_history, declaration_problem, split_finish
 
 from .pddl_level.numeric import decimal_text
 from .pddl_level.result import number_json
@@ -129,13 +130,39 @@ def evaluate_plan(
             )
             return InstanceReport(inst.id, valid, findings, None, plan.status, ref_feasible)
     t0 = inst.decision_time
-    steps = _plan_steps(StepMapper(reg, inst), reg, plan, t0, plan_file)
+    mapper = StepMapper(reg, inst)
+    plan, declared, declared_problem = split_finish(mapper, plan, plan_file)
+    steps = _plan_steps(mapper, reg, plan, t0, plan_file)
     world = World.initial(reg, inst)
     try:
         ongoing = run_history(reg, inst, world)
     except PhysicalInconsistency as exc:  # the instance loader replays too; this is defensive
         raise InputError(f"history is physically inconsistent: {exc.message}", Location(inst.source_path)) from None
-    return _Continuation(reg, inst, world, steps, ongoing, Fraction(tolerance), reference).evaluate()
+    report = _Continuation(reg, inst, world, steps, ongoing, Fraction(tolerance), reference).evaluate()
+    return _with_declaration(report, declared, declared_problem, steps, Fraction(tolerance), inst, reference)
+
+
+def _with_declaration(report: InstanceReport, declared: Declaration | None, problem: str | None, steps: list[_Step],
+                      tolerance: Fraction, inst: Instance, reference: Reference | None) -> InstanceReport:
+    """The plan's makespan declaration ``(finish tuK)`` where the problem weighs makespan in whole TU
+    (compiler/ticks.py): what is wrong with it fails the plan; K is the makespan."""
+    if not report.valid:
+        return report
+    t0 = inst.decision_time
+    if problem is None and declared is not None:
+        problem = declaration_problem(declared, [(st.label, st.start - t0, st.end - t0) for st in steps], tolerance)
+    if problem is not None:
+        finding = Finding(Problem.GOAL if declared is None else Problem.CONDITION, problem,
+                          "declare the makespan with `T: (finish tuK)` after the last end")
+        return replace(report, valid=False, findings=(finding,), cost=None, optimal=None, first_worse=None)
+    if declared is None:
+        return report
+    cost = CostVector.from_mapping({**report.cost.as_dict(), "makespan": declared.makespan})
+    optimal = first = None
+    if reference is not None and reference.optimal_cost is not None:
+        first = inst.profile.first_worse(cost, reference.optimal_cost)
+        optimal = cost.key(inst.profile) <= reference.optimal_cost.key(inst.profile)
+    return replace(report, cost=cost, optimal=optimal, first_worse=first)
 
 
 def _plan_steps(mapper: StepMapper, reg: Registries, plan: Plan, t0: int, plan_file: str | None) -> list[_Step]:
@@ -247,6 +274,10 @@ class _Continuation:
                 at = self._exact(happening[0])
                 for j, o in active.items():
                     self._physical(at, self.world.check_invariants, o.schema, o.args, at, j, o.label)
+                movers = [m.step.index for m in happening if m.step is not None]
+                if movers:  # history actions still running keep their over-all conditions (declared.py)
+                    self._physical(at, check_running_history, self.reg, self.world, self.ongoing, at,
+                                   self.tolerance, movers[0])
 
     def _exact(self, m: _Member) -> Fraction:
         if m.step is not None:

@@ -30,16 +30,24 @@ class State:
         return State(set(self.facts), dict(self.fluents), self.time)
 
 
+#: VAL compares numbers within this error (Comparison::evaluateAtPointError): ``a < b`` holds when
+#: a - b < 0.0001, so ``(< 2 2)`` is true and ``(> 2 2)`` too; ``=`` means |a - b| < 0.0001.
+VAL_COMPARISON_ERROR = Fraction(1, 10000)
+
+
 def _compare(op: str, a: Num, b: Num) -> bool:
+    """A numeric comparison as VAL evaluates it (within VAL_COMPARISON_ERROR, in both arithmetic modes)."""
+    err = 0.0001 if isinstance(a, float) or isinstance(b, float) else VAL_COMPARISON_ERROR
+    d = a - b
     if op == "<":
-        return a < b
+        return d < err
     if op == "<=":
-        return a <= b
+        return d <= err
     if op == "=":
-        return a == b
+        return -err < d < err
     if op == ">=":
-        return a >= b
-    return a > b
+        return d >= -err
+    return d > -err
 
 
 class Evaluator:
