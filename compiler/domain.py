@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from compiler.names import legal
 from hygiene_pddl.registries.model import ActionSchema, ContactSpec, Endpoint, Registries
 
-PDDL_TYPE = {"gripper": "gripper", "item": "thing", "place": "thing", "region": "carrier"}
+PDDL_TYPE = {"gripper": "gripper", "item": "thing", "place": "thing", "thing": "thing", "region": "carrier"}
 DURING_PREFIX = "running-"
 
 
@@ -58,17 +58,19 @@ def endpoint_static(ep: Endpoint) -> str:
     return f"({ep.part}-of ?{ep.var} {var})"
 
 
-def _endpoints(schema: ActionSchema) -> list[Endpoint]:
+def carrier_endpoints(schema: ActionSchema) -> list[Endpoint]:
+    """Endpoints that name one carrier through the action's parameters (not quantified ones, not ``?x.*``)."""
+    params = set(schema.param_names)
     eps = [e for c in schema.contacts for e in (c.a, c.b)]
     eps += [t.target for t in schema.treats]
-    return eps
+    return [e for e in eps if e.var in params and not e.every_region]
 
 
 def parameters(schema: ActionSchema) -> list[tuple[str, str]]:
     """Registry parameters, then one carrier parameter per endpoint that is not a region parameter."""
     out = [(f"?{p}", PDDL_TYPE[t]) for p, t in schema.parameters]
     seen = {v for v, _ in out}
-    for ep in _endpoints(schema):
+    for ep in carrier_endpoints(schema):
         var = endpoint_var(ep)
         if var not in seen:
             seen.add(var)
@@ -78,7 +80,7 @@ def parameters(schema: ActionSchema) -> list[tuple[str, str]]:
 
 def statics(schema: ActionSchema) -> list[str]:
     out: list[str] = []
-    for ep in _endpoints(schema):
+    for ep in carrier_endpoints(schema):
         fact = endpoint_static(ep)
         if fact not in out:
             out.append(fact)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compiler.domain import endpoint_var, parameters
+from compiler.domain import carrier_endpoints, endpoint_var, parameters
 from compiler.names import NameMap
 from compiler.problem import names_for
 from hygiene_pddl.errors import InputError, Location
@@ -38,9 +38,7 @@ class StepMapper:
                 out.append(self.names[("carrier", owner, binding[p])])
             else:
                 out.append(self.names[("object", binding[p])])
-        extra = {endpoint_var(ep): ep for c in schema.contacts for ep in (c.a, c.b)}
-        for use in schema.treats:
-            extra[endpoint_var(use.target)] = use.target
+        extra = {endpoint_var(ep): ep for ep in carrier_endpoints(schema)}
         for var, _ in parameters(schema)[len(schema.parameters):]:
             out.append(self.names[("carrier", *self.rules.ground(extra[var], binding))])
         return name, tuple(out)
@@ -59,7 +57,8 @@ class StepMapper:
         out = []
         for (p, kind), value in zip(schema.parameters, args, strict=False):
             meaning = self.names.reverse.get(value.lower())
-            want = {"gripper": "gripper", "item": "object", "place": "object", "region": "carrier"}[kind]
+            want = {"gripper": "gripper", "item": "object", "place": "object", "thing": "object",
+                    "region": "carrier"}[kind]
             if meaning is None or meaning[0] != want:
                 raise InputError(f"argument ?{p} of {action} must name a {kind}, found {value!r}", where)
             out.append(meaning[2] if kind == "region" else meaning[1])

@@ -18,10 +18,17 @@ from hygiene_pddl.planners.base import (
     timings_since,
 )
 from hygiene_pddl.planners.greedy import SequentialSearch
-from hygiene_pddl.planners.grounding import GroundAction, ground_all, initial_fluents, relaxed_plan
+from hygiene_pddl.planners.grounding import (
+    GroundAction,
+    focused,
+    reachable_actions,
+    reachable_init,
+    relaxed_plan,
+)
 from hygiene_pddl.planners.joint import JointModel, build_joint_model, completed_hint, solution
 from hygiene_pddl.planners.lexsat import LexResult, LexSettings, LexStatus, lexsolve
-from hygiene_pddl.planners.relaxation import relaxed_optimum
+from hygiene_pddl.planners.relaxation import SETTINGS as RELAXATION_SETTINGS
+from hygiene_pddl.planners.relaxation import better_plan_possible, relaxed_optimum
 from hygiene_pddl.planners.skeleton import Happening, refine
 from hygiene_pddl.planners.symmetry import interchangeable_classes
 from hygiene_pddl.plans.parser import parse_plan
@@ -98,7 +105,7 @@ class HygieneNSP:
         """The first action bound to try and the cap (equal when ``max_actions`` is given)."""
         if self.max_actions is not None:
             return self.max_actions, self.max_actions
-        relaxed = relaxed_plan(actions, initial_fluents(reg, inst, state), inst.goals)
+        relaxed = relaxed_plan(actions, reachable_init(reg, inst, state), inst.goals)  # ongoing ends included
         if relaxed is None:
             return DEFAULT_CAP, DEFAULT_CAP
         # room for one treatment per gripper when some carrier carries a hazard (contamination only spreads
@@ -121,7 +128,7 @@ class HygieneNSP:
     def _by_relaxation(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
                        deadline: float) -> RelaxationProof | None:
         """A plan proved optimal, or a proof that there is none, without the joint model; ``None`` when the
-        relaxation settles neither.
+        relaxation settles neither. ``actions`` is every reachable ground action, so the claims cover every plan.
 
         The relaxation's lexicographic optimum (planners/relaxation.py) bounds every plan's cost vector from
         below. A greedy sequential plan over the actions it chose (planners/greedy.py) is scheduled as given and
@@ -130,12 +137,12 @@ class HygieneNSP:
         and whose cost vector equals the bound is optimal among all plans (of at most ``max_actions`` actions
         when that is given).
         """
-        if state.ongoing or not actions:
+        if not actions:
             return None
-        relaxed = relaxed_optimum(reg, inst, state, actions, SETTINGS, max(0.05, (deadline - time.perf_counter()) / 4),
-                                  self.project, self.max_actions)
+        budget = max(0.05, (deadline - time.perf_counter()) / 4)
+        relaxed = relaxed_optimum(reg, inst, state, actions, RELAXATION_SETTINGS, budget, self.max_actions)
         built, bound, chosen = relaxed.built, relaxed.bound, list(relaxed.chosen)
-        if relaxed.status is LexStatus.INFEASIBLE:  # the joint model is at least as constrained
+        if relaxed.status is LexStatus.INFEASIBLE:  # no plan at all
             return RelaxationProof(PlanStatus.INFEASIBLE, built)
         if relaxed.status is not LexStatus.OPTIMAL:
             return None
@@ -151,7 +158,7 @@ class HygieneNSP:
             left = deadline - time.perf_counter()
             if left <= 0.05:
                 return None
-            _, steps, cost = refine(reg, inst, [(a.name, a.args) for a in skeleton], happenings, left / 2)
+            _, steps, cost = refine(reg, inst, [(a.name, a.args) for a in skeleton], happenings, left / 2, state)
             if steps is None or cost != bound:
                 continue
             text = plan_text(reg, inst, steps, self.name, cost)
@@ -180,18 +187,16 @@ class HygieneNSP:
         deadline = t0 + time_limit
         state = replay(inst, reg)
         notes: list[str] = []
-        actions = ground_all(reg, inst, state, focus=self.focus)
+        every = reachable_actions(reg, inst, state)
+        actions = focused(reg, inst, every, reachable_init(reg, inst, state)) if self.focus else every
         focus = self.focus
         classes = interchangeable_classes(inst)
         t_ground = time.perf_counter() - t0
-        proof = self._by_relaxation(reg, inst, state, actions, deadline) if self.relax else None
-        if proof is not None and proof.status is PlanStatus.INFEASIBLE and focus:
-            focus, actions = False, _every_reachable_action(reg, inst, state, notes)
-            proof = self._by_relaxation(reg, inst, state, actions, deadline)
+        within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
+        proof = self._by_relaxation(reg, inst, state, every, deadline) if self.relax else None
         if proof is not None:
             timings = timings_since(t0, t_ground + proof.built)
             if proof.status is PlanStatus.INFEASIBLE:
-                within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
                 notes.append(f"no plan{within} within the deadline: the relaxation has none (proved)")
                 return no_plan_result(self.name, reg, inst, PlanStatus.INFEASIBLE, timings, notes)
             notes.append("optimal: the cost vector meets the relaxation's lower bound (docs/planners.md)")
@@ -208,7 +213,8 @@ class HygieneNSP:
                 notes.append(f"the bound of {bound} actions {why}: raised to {cap}")
                 bound = cap
             elif res.status is LexStatus.INFEASIBLE and focus:
-                focus, actions = False, _every_reachable_action(reg, inst, state, notes)
+                focus, actions = False, every
+                notes.append("focused grounding infeasible: retried with every reachable action")
             else:
                 break
             jm, res, _ = self._run(reg, inst, state, actions, bound, classes, deadline)
@@ -217,25 +223,56 @@ class HygieneNSP:
                              f"{earlier[2]} actions")
                 jm, res, bound = earlier
                 break
-        timings = timings_since(t0, t_build)
+        return self._answer(reg, inst, state, every, jm, res, bound, notes, t0, t_build, deadline)
+
+    def _covers_every_plan(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
+                           jm: JointModel, bound: int, cost: CostVector | None, deadline: float) -> bool:
+        """Whether the joint model's answer (an optimum ``cost``, or no plan) holds for every plan: the relaxation
+        over every reachable action admits no plan outside the model (another ground action, one used twice,
+        more than ``bound`` actions) that beats ``cost`` (that exists at all, for no plan)."""
+        covered = [a for a in jm.actions if not a.name.startswith("ongoing:")]
+        if self.max_actions is not None:
+            bound = self.max_actions
+        left = max(0.05, deadline - time.perf_counter())
+        return better_plan_possible(reg, inst, state, every, covered, bound, cost, SETTINGS, left,
+                                    limit=self.max_actions) is False
+
+    def _answer(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
+                jm: JointModel, res: LexResult, bound: int, notes: list[str], t0: float, t_build: float,
+                deadline: float) -> PlannerResult:
+        """The joint model's answer, with the claims its proof covers (docs/planners.md, "Claims")."""
+        within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
         if not res.found:
-            status = PlanStatus.INFEASIBLE if res.status is LexStatus.INFEASIBLE else PlanStatus.UNDETERMINED
-            if status is PlanStatus.INFEASIBLE:
-                notes.append(f"no plan within {bound} actions and the deadline (proved)")
-            return no_plan_result(self.name, reg, inst, status, timings, notes)
+            status = PlanStatus.UNDETERMINED
+            if res.status is LexStatus.INFEASIBLE:
+                if self._covers_every_plan(reg, inst, state, every, jm, bound, None, deadline):
+                    status = PlanStatus.INFEASIBLE
+                    notes.append(f"no plan{within}: none within {bound} actions (proved), and the relaxation "
+                                 "excludes every other plan")
+                else:
+                    notes.append(f"no plan within {bound} actions and the deadline (proved); plans with more "
+                                 "actions or repeated ground actions are not excluded")
+            return no_plan_result(self.name, reg, inst, status, timings_since(t0, t_build), notes)
         steps, cost = solution(jm, res)
         optimal = res.status is LexStatus.OPTIMAL
         if optimal:
-            notes.append(f"optimal among plans of at most {bound} actions")
-        return PlannerResult(self.name, inst.id, PlanStatus.PLAN, optimal, tuple(steps),
-                             plan_text(reg, inst, steps, self.name, cost), cost, timings, tuple(notes))
-
-
-def _every_reachable_action(reg: Registries, inst: Instance, state: ReplayResult, notes: list[str]
-                            ) -> list[GroundAction]:
-    """The full grounding, for a retry after the focused one proved to have no plan (said in ``notes``)."""
-    notes.append("focused grounding infeasible: retried with every reachable action")
-    return ground_all(reg, inst, state, focus=False)
+            optimal = self._covers_every_plan(reg, inst, state, every, jm, bound, cost, deadline)
+            notes.append(f"optimal{within}: the best of at most {bound} actions, and the relaxation shows that no "
+                         "other plan is better" if optimal else
+                         f"optimal among plans of at most {bound} actions, each ground action once; a better plan "
+                         "outside them is not excluded")
+        try:
+            text = plan_text(reg, inst, steps, self.name, cost)
+        except ValueError as exc:  # coinciding happenings that no epsilon offsets can order
+            notes.append(f"internal: the schedule cannot be written ({exc})")
+            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings_since(t0, t_build), notes)
+        report = evaluate_plan(reg, inst, parse_plan(text))
+        if not report.valid or report.cost != cost:
+            why = report.findings[0].message if report.findings else f"cost {report.cost} instead of {cost}"
+            notes.append(f"internal: the instance-level evaluator rejects the joint model's plan ({why})")
+            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings_since(t0, t_build), notes)
+        return PlannerResult(self.name, inst.id, PlanStatus.PLAN, optimal, tuple(steps), text, cost,
+                             timings_since(t0, t_build), tuple(notes))
 
 
 def gripper_rounds(plan: list[GroundAction]) -> list[GroundAction]:

@@ -204,24 +204,32 @@ def evaluate_plan(
                     f"separate them by at least {fmt(tolerance)} (epsilon)",
                 )
     running: dict[int, _Step] = {}
+    still_running = dict(enumerate(ongoing))  # history actions keep their over-all conditions until their end
     viol_seen = len(world.violations)
     for time, _phase, idx, kind in events:
         try:
             if kind == "history-end":
                 rec = ongoing[-1 - idx]
                 world.end_action(reg.actions[rec.name], rec.args, time, rec.index, f"history[{rec.index}]")
-                continue
-            st = steps[idx]
-            if kind == "start":
-                world.start_action(st.schema, st.args, time, idx, st.label, st.end)
-                running[idx] = st
+                del still_running[-1 - idx]
             else:
-                world.end_action(st.schema, st.args, time, idx, st.label)
-                del running[idx]
+                st = steps[idx]
+                if kind == "start":
+                    world.start_action(st.schema, st.args, time, idx, st.label, st.end)
+                    running[idx] = st
+                else:
+                    world.end_action(st.schema, st.args, time, idx, st.label)
+                    del running[idx]
             # over-all conditions hold on the open interval: check every running action (the one just
-            # started included) in the state after each happening
+            # started included, and the history's still running) in the state after each happening; after a
+            # history action's end (a timed literal: VAL applies it with the plan's happenings at that time),
+            # those that end at that time are not inside their interval any more
             for j, other in running.items():
-                world.check_invariants(other.schema, other.args, time, j, other.label)
+                if kind != "history-end" or other.end > time:
+                    world.check_invariants(other.schema, other.args, time, j, other.label)
+            for rec in still_running.values():
+                world.check_invariants(reg.actions[rec.name], rec.args, time, -1,
+                                       f"the running history[{rec.index}] {rec.text()} (until {fmt(rec.end - t0)})")
         except PhysicalInconsistency as exc:
             step = steps[exc.step] if 0 <= exc.step < len(steps) else None
             problem = (
