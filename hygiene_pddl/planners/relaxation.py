@@ -174,6 +174,23 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
     needs: dict[tuple, tuple[list[Point], list[Point]]] = {}
     restorers: dict[tuple[Atom, bool], tuple | None] = {}
 
+    destroyers: dict[tuple[Atom, bool], object] = {}
+
+    def first_destroyer(atom: Atom, pos: bool):  # noqa: ANN202 - an integer variable, or None
+        """A time no later than every used action's happening that surely makes (atom, pos) untrue (None when no
+        action does)."""
+        key = (atom, pos)
+        if key not in destroyers:
+            pool = [p for p in sure.get((atom, not pos), []) if p[0] >= 0]
+            if not pool:
+                destroyers[key] = None
+            else:
+                d = m.new_int_var(0, last_time, "")
+                for p in pool:
+                    m.add(d <= at(p)).only_enforce_if(used[p[0]])
+                destroyers[key] = d
+        return destroyers[key]
+
     def first_restorer(atom: Atom, pos: bool) -> tuple | None:
         """(needed, first): when ``needed``, some used action that may make (atom, pos) happens at ``first`` or
         earlier; None when an ongoing end does (nothing to require)."""
@@ -227,6 +244,18 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                         if d != j:
                             _after(m, at((d, where)), at((j, last)), [is_used((j, last)), is_used((d, where))])
                     continue
+                if conds is a.cond_overall or j < 0:
+                    continue
+                # it holds now and can be restored: if the first sure destroyer comes strictly before j needs it,
+                # something restored it in between, no later than j's need
+                restorer, destroyed = first_restorer(atom, pos), first_destroyer(atom, pos)
+                if restorer is None or destroyed is None:
+                    continue
+                needed, first = restorer
+                kept = m.new_bool_var("")
+                m.add(destroyed >= at((j, when))).only_enforce_if([used[j], kept])
+                m.add(first <= at((j, when))).only_enforce_if([used[j], ~kept])
+                m.add_bool_or([~used[j], kept, needed])
         if j >= 0:
             # a sure destroyer of an over-all condition that holds now and can be restored comes at or after the
             # action's end, or at or before its start with a restorer used no later than the start (the
