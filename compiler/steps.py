@@ -11,6 +11,16 @@ from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.registries.model import ActionSchema, Registries
 
 
+class InapplicableStep(InputError):
+    """A well-typed step whose derived arguments do not fit its objects (e.g. the other gripper's pad): in
+    PDDL its precondition fails, so the plan is invalid rather than unreadable. `action`/`args`: the
+    registry action and arguments the step names."""
+
+    def __init__(self, message: str, where: Location | None, action: str, args: tuple[str, ...]):
+        super().__init__(message, where)
+        self.action, self.args = action, args
+
+
 class StepMapper:
     """Maps ground registry actions of one instance to PDDL steps and back."""
 
@@ -65,6 +75,6 @@ class StepMapper:
         expected = self.to_pddl(action, tuple(out))[1]
         for got, want_name, (var, _) in zip(args, expected, params, strict=True):
             if got.lower() != want_name:
-                raise InputError(f"argument {var} of {action} must be {want_name} for these objects, "
-                                 f"found {got!r}", where)
+                raise InapplicableStep(f"argument {var} of {action} must be {want_name} for these objects, "
+                                       f"found {got!r}", where, action, tuple(out))
         return action, tuple(out)

@@ -117,8 +117,9 @@ class World:
         return all(self.holds(lit.ground(binding)) for lit in guard)
 
     def contacts_now(self, specs: Iterable[ContactSpec], when: str, binding: Mapping[str, str]
-                     ) -> list[tuple[Carrier, Carrier]]:
-        """The carrier pairs the contacts at ``when`` touch in the current state (guards read now)."""
+                     ) -> list[tuple[Carrier, Carrier, bool]]:
+        """The carrier pairs the contacts at ``when`` touch in the current state (guards read now), each with
+        whether arrivals there are checked against protection (not for exempt contacts)."""
         out = []
         for c in specs:
             if c.when != when:
@@ -127,7 +128,7 @@ class World:
                 if self.guard_holds(c.guard, b):
                     x, y = self.rules.ground(c.a, b), self.rules.ground(c.b, b)
                     if x != y:
-                        out.append((x, y))
+                        out.append((x, y, not c.exempt))
         return out
 
     def treatments_now(self, specs: Iterable[TreatmentUse], when: str, binding: Mapping[str, str]
@@ -153,18 +154,21 @@ class World:
                     out += [lit.ground(b) for lit in u.effects]
         return out
 
-    def happen(self, effects: Iterable[Literal], contacts: list[tuple[Carrier, Carrier]],
+    def happen(self, effects: Iterable[Literal], contacts: list[tuple[Carrier, Carrier, bool]],
                treatments: list[tuple[str, Carrier]], binding: Mapping[str, str], time: Time, step: int,
                label: str) -> None:
         """Apply one happening from its pre-state (docs/world-model-v2.md §1): literal deletes, then adds;
         contact transfers and treatment removals both read the pre-state; removals, then transfers."""
         adds: dict[tuple[Carrier, str], Provenance] = {}
-        for a, b in contacts:
+        checked: set[tuple[Carrier, str]] = set()
+        for a, b, check in contacts:
             carried = {c: self.contamination.get(c, {}).keys() for c in (a, b)}
             for t in self.rules.transfers(carried, a, b):
                 key = (t.target, t.hazard)
                 if key not in adds:
                     adds[key] = self.contamination[t.source][t.hazard] + (Link(t.target, time, label, step),)
+                if check:
+                    checked.add(key)
         removed = [(c, h) for treatment, c in treatments for h in sorted(self.contamination.get(c, {}))
                    if self.rules.removes(treatment, c, h)]
         self._apply(effects, binding)
@@ -176,12 +180,12 @@ class World:
         for (c, h), prov in adds.items():
             self.contamination.setdefault(c, {})[h] = prov
             self.log.append((time, "+", c, h, step))
-            if self.rules.violates(c, h):
+            if (c, h) in checked and self.rules.violates(c, h):
                 self.violations.append(Violation(time, step, label, c, h, prov))
 
     def contact(self, a: Carrier, b: Carrier, time: Time, step: int, label: str) -> None:
         """Apply one contact alone: hazards cross by material; arrivals on protected carriers are violations."""
-        self.happen((), [(a, b)], [], {}, time, step, label)
+        self.happen((), [(a, b, True)], [], {}, time, step, label)
 
     def treat(self, treatment: str, c: Carrier, time: Time = 0, step: int = -1) -> list[str]:
         """Remove exactly the hazards the registry says ``treatment`` removes from ``c``."""
@@ -398,16 +402,18 @@ def time_value(t: Time) -> int | str:
     return int(t) if Fraction(t).denominator == 1 else str(Fraction(t))
 
 
-def happening_fluents(schema: ActionSchema, args: tuple[str, ...], world: World, phase: str) -> tuple[set, set]:
+def happening_fluents(schema: ActionSchema, args: tuple[str, ...], world: World, phase: str,
+                      overall: bool = True) -> tuple[set, set]:
     """(reads, writes) of one happening: facts, carriers and resources; two coinciding happenings interfere when
     one writes what the other reads or writes (the mutex check, epsilon ordering, skeleton deordering).
+    ``overall=False`` leaves the over-all conditions out of the reads, as VAL's mutex rule does.
 
     Guards and quantified contacts and treatments count with every binding they could have (their guard atoms are
     read, their carriers read and written), so the answer does not depend on the state."""
     binding = dict(zip(schema.param_names, args, strict=True))
     conds = schema.cond_start if phase == "start" else schema.cond_end
     effs = schema.eff_start if phase == "start" else schema.eff_end
-    reads = {_fluent_atom(world, lit.ground(binding)) for lit in (*conds, *schema.cond_overall)}
+    reads = {_fluent_atom(world, lit.ground(binding)) for lit in (*conds, *(schema.cond_overall if overall else ()))}
     writes = {lit.ground(binding).atom for lit in effs}
     for c in schema.contacts:
         if c.when == phase:

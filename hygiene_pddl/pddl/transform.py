@@ -22,7 +22,7 @@ class SemanticError(Exception):
 
 
 def number(token: Token) -> Fraction:
-    """Exact value of a PDDL number literal (``1``, ``-2.5``, ``3.``, ``.5``)."""
+    """Exact value of a PDDL number literal (``1``, ``-2.5``, ``3.``)."""
     text = str(token)
     if text.endswith("."):
         text = text[:-1]

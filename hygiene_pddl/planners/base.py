@@ -106,6 +106,24 @@ def _tie(reg: Registries, a: ChosenStep, b: ChosenStep, world: World) -> int:
     return 0 if first is None else first[1]
 
 
+def _literal_ties(reg: Registries, inst: Instance, ordered: list[ChosenStep],
+                  world: World) -> set[tuple[Fraction, int]]:
+    """(time, j): a happening of step j falls on a timed literal of the compiled problem (the end of an action
+    still running at the decision time) that writes what the happening reads or writes: j goes after it."""
+    from hygiene_pddl.replay import happening_fluents, replay
+
+    out = set()
+    for rec in replay(inst, reg).ongoing:
+        at = Fraction(rec.end - inst.decision_time)
+        writes = happening_fluents(reg.actions[rec.name], rec.args, world, "end")[1]
+        for j, s in enumerate(ordered):
+            for phase, t in (("start", s.start), ("end", s.start + s.duration)):
+                reads, own = happening_fluents(reg.actions[s.name], s.args, world, phase)
+                if t == at and writes & (reads | own):
+                    out.add((at, j))
+    return out
+
+
 def plan_text(
     reg: Registries,
     inst: Instance,
@@ -135,6 +153,6 @@ def plan_text(
     for s in ordered:
         name, args = mapper.to_pddl(s.name, s.args)
         pddl_steps.append(PlanStep(name, args, Fraction(s.start), Fraction(s.duration)))
-    timed = add_epsilon_offsets(pddl_steps, deps, epsilon)
+    timed = add_epsilon_offsets(pddl_steps, deps, epsilon, literals=_literal_ties(reg, inst, ordered, world))
     costs = tuple((d, Fraction(v)) for d, v in cost.as_dict().items()) if cost else ()
     return "\n".join(header) + "\n" + write_plan(Plan(steps=timed, cost=costs), decimals=3)

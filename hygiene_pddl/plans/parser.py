@@ -5,11 +5,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING, NamedTuple
 
 from hygiene_pddl.errors import InputError, Location
 
@@ -20,6 +17,15 @@ _COST = re.compile(r";\s*cost\s*:(.*)$", re.IGNORECASE)
 _COST_ITEM = re.compile(r"([a-z_][a-z0-9_\-]*)=(-?(?:\d+(?:\.\d*)?|\.\d+))$", re.IGNORECASE)
 _TRAILER = re.compile(r";\s*cost\s*=\s*(-?(?:\d+(?:\.\d*)?|\.\d+))\s*(?:\([^)]*\))?\s*$",
                       re.IGNORECASE)
+if TYPE_CHECKING:
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
+
+#: The plain plan line (ASCII, spaces and tabs): read without Lark; any other line goes to the grammar.
+_NUM = r"(-?[0-9]+(?:\.[0-9]*)?)"
+_FAST_LINE = re.compile(
+    r"[ \t]*(?:(?:" + _NUM + r"[ \t]*:[ \t]*)?\([ \t]*([A-Za-z_][A-Za-z0-9_\-]*(?:[ \t]+[A-Za-z_][A-Za-z0-9_\-]*)*)"
+    r"[ \t]*\)(?:[ \t]*\[[ \t]*" + _NUM + r"[ \t]*\])?)?[ \t]*(;.*)?\Z")
 _SHAPE = "a plan line looks like `1.5: (move robot a b) [2]` or `(move robot a b)`"
 _READABLE = {
     "NAME": "an action or object name",
@@ -37,12 +43,16 @@ _READABLE = {
 
 @lru_cache(maxsize=1)
 def grammar() -> Lark:
-    """The plan grammar's LALR parser (built once)."""
+    """The plan grammar's LALR parser (built once, and only for lines the fast reader does not take)."""
+    from importlib import resources
+
+    from lark import Lark
+
     text = resources.files("hygiene_pddl.plans").joinpath("plan.lark").read_text("utf-8")
     return Lark(text, parser="lalr", lexer="contextual", maybe_placeholders=False)
 
 
-def _number(tok: Token) -> Fraction:
+def _number(tok: Token | str) -> Fraction:
     text = str(tok)
     return Fraction(text[:-1] if text.endswith(".") else text)
 
@@ -60,6 +70,8 @@ def _error(message: str, text: str, file: str | None, line: int, column: int | N
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         found = "end of line" if tok.type == "_NL" else (
@@ -74,11 +86,15 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
         line, column = exc.line, exc.column
     else:  # pragma: no cover
         found, expected, line, column = "?", "?", exc.line, exc.column
-    return _error(f"syntax error in plan: expected {expected}, found {found}", text, file,
-                  max(line, 1), column)
+    message = f"syntax error in plan: expected {expected}, found {found}"
+    if found in ("'.'", "'-'") and column and re.match(r"-?\.[0-9]", text.split("\n")[max(line, 1) - 1][column - 1:]):
+        message += " (write 0.5, not .5: VAL does not read a number that starts with a dot)"
+    return _error(message, text, file, max(line, 1), column)
 
 
 def _step(tree: Tree) -> PlanStep:
+    from lark import Tree
+
     time = duration = None
     names: list[str] = []
     for child in tree.children:
@@ -93,7 +109,18 @@ def _step(tree: Tree) -> PlanStep:
     return PlanStep(names[0], tuple(names[1:]), time, duration, line)
 
 
-def _annotation(comment: Token, text: str, file: str | None, fields: dict) -> None:
+class _Comment(NamedTuple):
+    """A comment as the fast reader found it (the fields of Lark's token that `_annotation` reads)."""
+
+    text: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _annotation(comment: Token | _Comment, text: str, file: str | None, fields: dict) -> None:
     body = str(comment).rstrip("\r")
     m = _STATUS.match(body)
     if m:
@@ -115,22 +142,36 @@ def _annotation(comment: Token, text: str, file: str | None, fields: dict) -> No
                                    for i in matches)
 
 
+def _fast_lines(text: str, file: str | None, steps: list[PlanStep], fields: dict) -> bool:
+    """Read `text` line by line without Lark; False (nothing read) when some line is not a plain one."""
+    if "\r" in text.replace("\r\n", ""):
+        return False
+    matches = []
+    for number, line in enumerate(text.split("\n")[:-1], 1):
+        m = _FAST_LINE.match(line[:-1] if line.endswith("\r") else line)
+        if m is None:
+            return False
+        matches.append((number, m))
+    for number, m in matches:
+        time, names, duration, comment = m.groups()
+        if names is not None:
+            action, *args = names.lower().split()
+            steps.append(PlanStep(action, tuple(args), None if time is None else _number(time),
+                                  None if duration is None else _number(duration), number))
+        if comment is not None:
+            _annotation(_Comment(comment, number, m.start(4) + 1), text, file, fields)
+    return True
+
+
 def parse_plan(text: str, file: str | None = None) -> Plan:
     """Parse plan text; raise InputError (line:column, the offending line, what was expected)."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark, which VAL ignores
     if not text.endswith("\n"):
         text += "\n"
-    try:
-        tree = grammar().parse(text)
-    except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, file) from None
     steps: list[PlanStep] = []
     fields: dict = {}
-    for line in tree.children:
-        for child in line.children:
-            if isinstance(child, Tree):
-                steps.append(_step(child))
-            else:
-                _annotation(child, text, file, fields)
+    if not _fast_lines(text, file, steps, fields):
+        _grammar_lines(text, file, steps, fields)
     if fields.get("status") and steps:
         first = steps[0]
         raise _error(f"the plan says `status: {fields['status']}` but has steps", text, file,
@@ -138,10 +179,26 @@ def parse_plan(text: str, file: str | None = None) -> Plan:
     return Plan(tuple(steps), **fields)
 
 
+def _grammar_lines(text: str, file: str | None, steps: list[PlanStep], fields: dict) -> None:
+    from lark import Tree
+    from lark.exceptions import UnexpectedInput
+
+    try:
+        tree = grammar().parse(text)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, file) from None
+    for line in tree.children:
+        for child in line.children:
+            if isinstance(child, Tree):
+                steps.append(_step(child))
+            else:
+                _annotation(child, text, file, fields)
+
+
 def read_plan(path: str | Path) -> Plan:
     """Read and parse the plan file at `path`."""
     try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
+        text = Path(path).read_text(encoding="utf-8-sig", errors="replace")
     except OSError as exc:
         raise InputError(f"cannot read plan file: {exc.strerror or exc}",
                          Location(str(path))) from None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -66,6 +67,15 @@ def _validate_schema(doc: PositionedDocument, name: str) -> None:
         raise RegistryError(f"{err.message} (schema: {err.validator} {err.validator_value!r})"
                             if err.validator not in ("required", "additionalProperties", "enum", "type")
                             else err.message, doc.location(path))
+
+
+def _validate_object_types(doc: PositionedDocument) -> None:
+    """An object-type catalogue file: a mapping of names to task_sources.yaml's object-type schema."""
+    schema = _schema("task_sources")["properties"]["object_types"]
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        raise RegistryError(errors[0].message, doc.location(list(errors[0].absolute_path)))
 
 
 def _literals(ctx: _Ctx, path: list, items: Sequence[str], params: set[str], preds: Mapping) -> tuple:
@@ -136,7 +146,8 @@ def _contacts(ctx: _Ctx, path: list, items: Sequence[Mapping], params: Mapping[s
         scope = {**params, **dict(forall)}
         out.append(ContactSpec(_endpoint(ctx, [*path, i, "a"], c["a"], scope, parts),
                                _endpoint(ctx, [*path, i, "b"], c["b"], scope, parts), c.get("when", "start"),
-                               _literals(ctx, [*path, i, "if"], c.get("if", []), set(scope), preds), forall))
+                               _literals(ctx, [*path, i, "if"], c.get("if", []), set(scope), preds), forall,
+                               bool(c.get("exempt", False))))
     return tuple(out)
 
 
@@ -214,16 +225,24 @@ def _amounts(ctx: _Ctx, path: list, amounts: Mapping[str, int], allowed: Sequenc
     return tuple(sorted(amounts.items()))
 
 
+#: Environment variable naming the registry folder every command uses when none is given (``--data DIR`` sets it,
+#: so that bench workers and other child processes see the same registries).
+DATA_ENV = "HYGIENE_PDDL_DATA"
+
+
+def default_data_dir() -> Path:
+    """The registry folder used when none is given: $HYGIENE_PDDL_DATA, else the packaged data."""
+    return Path(os.environ.get(DATA_ENV) or DATA_DIR)
+
+
 def load_registries(data_dir: Path | str | None = None) -> Registries:
-    """Load, validate and cross-check the five registries (cached for the packaged data)."""
-    if data_dir is None:
-        return _load_default()
-    return _load(Path(data_dir))
+    """Load, validate and cross-check the five registries (cached per folder)."""
+    return _load_cached(Path(data_dir).resolve() if data_dir is not None else default_data_dir().resolve())
 
 
 @functools.cache
-def _load_default() -> Registries:
-    return _load(DATA_DIR)
+def _load_cached(data_dir: Path) -> Registries:
+    return _load(data_dir)
 
 
 def _load(data_dir: Path) -> Registries:
@@ -376,10 +395,18 @@ def _load(data_dir: Path) -> Registries:
         except ValueError as exc:
             raise pc.fail(["profiles", name, "order"], str(exc)) from None
 
-    ts, tc = docs["task_sources"].data, _Ctx(docs["task_sources"])
+    ts, tc0 = docs["task_sources"].data, _Ctx(docs["task_sources"])
     object_types: dict[str, ObjectType] = {}
-    for name, o in ts["object_types"].items():
-        base = ["object_types", name]
+    # object types: task_sources.yaml's, then one file per catalogue in object_types/ (name -> type spec)
+    catalogues = [(tc0, ["object_types"], ts["object_types"])]
+    for path in sorted((data_dir / "object_types").glob("*.yaml")) if (data_dir / "object_types").is_dir() else []:
+        doc = PositionedDocument.read(path)
+        _validate_object_types(doc)
+        catalogues.append((_Ctx(doc), [], doc.data or {}))
+    for tc, prefix, name, o in ((c, pre, n, o) for c, pre, items in catalogues for n, o in items.items()):
+        base = [*prefix, name]
+        if name in object_types:
+            raise tc.fail(base, f"object type {name!r} is defined twice")
         regions = []
         for r, spec in o["regions"].items():
             if spec["material"] not in materials:
@@ -413,25 +440,38 @@ def _load(data_dir: Path) -> Registries:
         object_types[name] = ObjectType(name, o["kind"], tuple(regions), frozenset(o.get("tags", [])),
                                         tuple(o.get("grasp", [])), o.get("base"), o.get("surface"),
                                         tuple(o.get("static", [])), tuple(sorted(o.get("roles", {}).items())),
-                                        o.get("capacity"), bool(o.get("receives_contaminated", False)))
+                                        o.get("capacity"))
     families: dict[str, Family] = {}
     for name, f in ts["families"].items():
         base = ["families", name]
         if f["activity_group"] not in ts["activity_groups"]:
-            raise tc.fail([*base, "activity_group"], f"unknown activity group; expected one of {ts['activity_groups']}")
+            raise tc0.fail([*base, "activity_group"],
+                           f"unknown activity group; expected one of {ts['activity_groups']}")
         if f["household_area"] not in ts["household_areas"]:
-            raise tc.fail([*base, "household_area"], f"unknown household area; expected one of {ts['household_areas']}")
+            raise tc0.fail([*base, "household_area"],
+                           f"unknown household area; expected one of {ts['household_areas']}")
         for key, known in (("actions", actions), ("hazards", hazards), ("events", events)):
             for i, v in enumerate(f.get(key, [])):
                 if v not in known:
-                    raise tc.fail([*base, key, i], f"unknown {key[:-1]} {v!r}")
+                    raise tc0.fail([*base, key, i], f"unknown {key[:-1]} {v!r}")
         for role, otype in f["object_roles"].items():
             if otype not in object_types:
-                raise tc.fail([*base, "object_roles", role], f"unknown object type {otype!r}")
+                raise tc0.fail([*base, "object_roles", role], f"unknown object type {otype!r}")
         families[name] = Family(name, f["source_activity"], f["service_goal"], f["activity_group"],
                                 f["household_area"], tuple(sorted(f["object_roles"].items())),
                                 tuple(f["actions"]), tuple(f.get("hazards", [])), tuple(f.get("events", [])),
                                 f.get("kind", "first_family"), tuple(f.get("requests", [])))
+
+    from hygiene_pddl.registries.families import load_families
+
+    known = {"grippers": grippers, "parts": dict(parts), "predicates": preds, "stocks": stocks, "hazards": hazards,
+             "object_types": object_types, "actions": actions, "events": events, "profiles": profiles,
+             "activity_groups": tuple(ts["activity_groups"]), "household_areas": tuple(ts["household_areas"])}
+    for fname, fam in load_families(data_dir / "families", known).items():
+        if fname in families:
+            raise RegistryError(f"family {fname!r} is defined twice (task_sources.yaml and families/{fname}.yaml)",
+                                None)
+        families[fname] = fam
 
     return Registries(
         grippers=grippers, parts=parts, predicates=tuple(sorted(preds.items())), stocks=stocks,
