@@ -112,7 +112,9 @@ def _literal_ties(reg: Registries, inst: Instance, ordered: list[ChosenStep],
     still running at the decision time) that writes what the happening reads or writes: j goes after it."""
     from hygiene_pddl.replay import happening_fluents, replay
 
-    out = set()
+    out: set[tuple[Fraction, int]] = set()
+    if not any(rec.kind == "action" and rec.end > inst.decision_time for rec in inst.history):
+        return out  # nothing can still be running (no replay needed)
     for rec in replay(inst, reg).ongoing:
         at = Fraction(rec.end - inst.decision_time)
         writes = happening_fluents(reg.actions[rec.name], rec.args, world, "end")[1]

@@ -79,7 +79,7 @@ def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, 
     def covers_every_plan(cost) -> bool:  # noqa: ANN001
         covered = [a for a in jm.actions if not a.name.startswith("ongoing:")]
         return proves and better_plan_possible(reg, inst, state, every, covered, max_actions, cost, SETTINGS,
-                                               max(0.05, time_limit - (time.perf_counter() - t0))) is False
+                                               max(0.05, time_limit - (time.perf_counter() - t0)))[0]
 
     jm, res, built = attempt(focus, time_limit)
     t_build = built - t0

@@ -166,9 +166,13 @@ class GroundAction:
             out += [*p.effects, *(u.effect for u in p.updates)]
         return out
 
-    def adds(self) -> list[Atom]:
+    def adds(self) -> tuple[Atom, ...]:
         """Atoms it may make true (optimistically: guarded updates included)."""
-        return list(dict.fromkeys(a for a, pos in self.effect_literals() if pos))
+        return self._adds
+
+    @cached_property
+    def _adds(self) -> tuple[Atom, ...]:
+        return tuple(dict.fromkeys(a for a, pos in self.effect_literals() if pos))
 
 
 def may_make(a: GroundAction, atom: Atom, positive: bool) -> list[str]:
@@ -571,6 +575,7 @@ def focused(reg: Registries, inst: Instance, usable: list[GroundAction], init: s
         todo.extend(c for c in (*ga.conditions, *ga.guards) if not is_derived(c[0]))
         touched.update(c for x in ga.contacts for c in x.pair)
 
+    broken: set[Cond] = set()  # over-all conditions that hold now but a kept action may undo: achievers too
     while True:
         while todo:
             cond = todo.pop()
@@ -578,7 +583,7 @@ def focused(reg: Registries, inst: Instance, usable: list[GroundAction], init: s
                 continue
             needed.add(cond)
             atom, pos = cond
-            if (atom in init) == pos:
+            if (atom in init) == pos and cond not in broken:
                 continue
             pool = relaxed.achievers.get(atom, ()) if pos else deleters.get(atom, ())
             achievers = [i for i in pool if i in level]
@@ -588,10 +593,16 @@ def focused(reg: Registries, inst: Instance, usable: list[GroundAction], init: s
                     if level[i] <= best + SLACK:
                         keep(i)
         more = [i for i, ga in enumerate(usable) if i not in kept and any(t.target in touched for t in ga.treats)]
-        if not more:
+        undone = {(a, not pos) for i in kept for a, pos in usable[i].effect_literals()}
+        again = {c for i in kept for c in usable[i].cond_overall  # (a door opened to load must be shut to run)
+                 if c in undone and (c[0] in init) == c[1] and c not in broken}
+        if not more and not again:
             break
         for i in more:
             keep(i)
+        broken |= again
+        needed -= again
+        todo.extend(again)
     return [usable[i] for i in sorted(kept)]
 
 
@@ -643,6 +654,38 @@ class RelaxedPlanner:
                 chosen.append(best)
                 todo += list(self.needs[best])
         return [self.actions[i] for i in chosen]
+
+
+def relaxed_service(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction]
+                    ) -> list[GroundAction] | None:
+    """An FF-style relaxed plan for the goals: the physical ones, and for every hazard a ``(safe o)`` goal's
+    regions carry now, the earliest (h_max) treatment that may remove it and what that needs (guards included).
+    ``None`` when a goal is unreachable even relaxed. Its length estimates Hygiene-NSP's action bound."""
+    rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
+    init = reachable_init(reg, inst, state)
+    planner = RelaxedPlanner(actions)
+    level = planner.levels(init)
+    carried = state.carried()
+    goals = [g for g in inst.goals if g[0] != "safe"]
+    treatments: list[GroundAction] = []
+    for g in inst.goals:
+        if g[0] != "safe":
+            continue
+        for c, h in rules.unsafe_facts(g[1]):
+            if h not in carried.get(c, ()):
+                continue
+            options = [i for i, a in enumerate(actions) if i in level
+                       and any(t.target == c and rules.removes(t.treatment, c, h) for t in a.treats)]
+            if not options:
+                return None
+            best = actions[min(options, key=lambda i: (level[i], i))]
+            if best not in treatments:
+                treatments.append(best)
+                goals += [a for a, pos in (*best.conditions, *best.guards) if pos and not is_derived(a)]
+    plan = planner.plan(init, goals)
+    if plan is None:
+        return None
+    return plan + [a for a in treatments if a not in plan]
 
 
 def relaxed_plan(actions: list[GroundAction], init: set[Atom], goals: Iterable[Atom]) -> list[GroundAction] | None:

@@ -23,7 +23,7 @@ from hygiene_pddl.planners.grounding import (
     focused,
     reachable_actions,
     reachable_init,
-    relaxed_plan,
+    relaxed_service,
 )
 from hygiene_pddl.planners.joint import JointModel, build_joint_model, completed_hint, solution
 from hygiene_pddl.planners.lexsat import LexResult, LexSettings, LexStatus, lexsolve
@@ -49,9 +49,13 @@ HINT_FROM = 8
 #: joining the last group measured faster; from 12 actions on, proving the joined group can take seconds).
 SEPARATE_FROM = 12
 
-#: Deterministic seconds for the tie-break stage of longer tasks (bounds of SEPARATE_FROM actions or more): proving
-#: the canonical schedule is the dearest stage there, and it decides no cost.
+#: Deterministic seconds for a separate tie-break stage (always, from bounds of SEPARATE_FROM actions on; below, when
+#: it does not fit the last group's weights): proving the canonical schedule can be the dearest stage, and it
+#: decides no cost.
 TIE_BREAK_DTIME = 0.1
+
+#: How many times the joint model is widened by what a better plan the relaxation admits would use.
+WIDEN_ROUNDS = 3
 
 #: The action bound when the relaxed plan says nothing (a goal unreachable even relaxed) and the least cap.
 DEFAULT_CAP = 6
@@ -105,7 +109,7 @@ class HygieneNSP:
         """The first action bound to try and the cap (equal when ``max_actions`` is given)."""
         if self.max_actions is not None:
             return self.max_actions, self.max_actions
-        relaxed = relaxed_plan(actions, reachable_init(reg, inst, state), inst.goals)  # ongoing ends included
+        relaxed = relaxed_service(reg, inst, state, actions)  # ongoing ends included
         if relaxed is None:
             return DEFAULT_CAP, DEFAULT_CAP
         # room for one treatment per gripper when some carrier carries a hazard (contamination only spreads
@@ -178,7 +182,7 @@ class HygieneNSP:
         stages, tie = self._stages(jm, separate_tie_break=longer)
         res = lexsolve(jm.model, stages, time_limit=max(0.05, deadline - time.perf_counter()), tie_break=tie,
                        settings=SETTINGS, lower_bounds={d: 0 for d, _ in stages}, hint=hint,
-                       tie_break_deterministic_time=TIE_BREAK_DTIME if longer else None)
+                       tie_break_deterministic_time=TIE_BREAK_DTIME if tie is not None else None)
         return jm, res, built
 
     def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:
@@ -223,29 +227,47 @@ class HygieneNSP:
                              f"{earlier[2]} actions")
                 jm, res, bound = earlier
                 break
-        return self._answer(reg, inst, state, every, jm, res, bound, notes, t0, t_build, deadline)
+        return self._answer(reg, inst, state, every, jm, res, bound, notes, t0, t_build, deadline, classes)
 
-    def _covers_every_plan(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
-                           jm: JointModel, bound: int, cost: CostVector | None, deadline: float) -> bool:
-        """Whether the joint model's answer (an optimum ``cost``, or no plan) holds for every plan: the relaxation
-        over every reachable action admits no plan outside the model (another ground action, one used twice,
-        more than ``bound`` actions) that beats ``cost`` (that exists at all, for no plan)."""
-        covered = [a for a in jm.actions if not a.name.startswith("ongoing:")]
-        if self.max_actions is not None:
-            bound = self.max_actions
-        left = max(0.05, deadline - time.perf_counter())
-        return better_plan_possible(reg, inst, state, every, covered, bound, cost, SETTINGS, left,
-                                    limit=self.max_actions) is False
+    def _settle(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
+                jm: JointModel, res: LexResult, bound: int, classes: list[list[str]], notes: list[str],
+                deadline: float) -> tuple[JointModel, LexResult, int, bool]:
+        """Whether the joint model's answer (its optimum, or no plan) holds for every plan: the relaxation over
+        every reachable action admits no plan outside the model (another ground action, one used twice, more than
+        ``bound`` actions) that beats it (that exists at all, for no plan). When it admits one, the model is
+        widened by the ground actions that plan uses (and its length) and solved again, up to ``WIDEN_ROUNDS``
+        times. Returns the model, its answer, its bound and whether the answer is proved for every plan."""
+        for rounds in range(WIDEN_ROUNDS + 1):
+            if res.status not in (LexStatus.OPTIMAL, LexStatus.INFEASIBLE):
+                return jm, res, bound, False
+            cost = solution(jm, res)[1] if res.found else None
+            covered = [a for a in jm.actions if not a.name.startswith("ongoing:")]
+            left = deadline - time.perf_counter()
+            proved, escape = better_plan_possible(reg, inst, state, every, covered, self.max_actions or bound, cost,
+                                                  SETTINGS, max(0.05, left / 2), limit=self.max_actions)
+            if proved or escape is None or escape.repeated or rounds == WIDEN_ROUNDS or left < 0.2:
+                return jm, res, bound, proved
+            inside = {id(a) for a in covered} | {id(a) for a in escape.outside}
+            wider = [a for a in every if id(a) in inside]
+            longer = max(bound, escape.occurrences) if self.max_actions is None else bound
+            jm2, res2, _ = self._run(reg, inst, state, wider, longer, classes, deadline)
+            if res2.status not in (LexStatus.OPTIMAL, LexStatus.INFEASIBLE):
+                return jm, res, bound, False
+            notes.append(f"the relaxation admits a better plan with {len(escape.outside)} other ground action(s) and "
+                         f"{escape.occurrences} actions: the joint model widened to them")
+            jm, res, bound = jm2, res2, longer
+        return jm, res, bound, False
 
     def _answer(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
                 jm: JointModel, res: LexResult, bound: int, notes: list[str], t0: float, t_build: float,
-                deadline: float) -> PlannerResult:
+                deadline: float, classes: list[list[str]]) -> PlannerResult:
         """The joint model's answer, with the claims its proof covers (docs/planners.md, "Claims")."""
         within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
+        jm, res, bound, proved = self._settle(reg, inst, state, every, jm, res, bound, classes, notes, deadline)
         if not res.found:
             status = PlanStatus.UNDETERMINED
             if res.status is LexStatus.INFEASIBLE:
-                if self._covers_every_plan(reg, inst, state, every, jm, bound, None, deadline):
+                if proved:
                     status = PlanStatus.INFEASIBLE
                     notes.append(f"no plan{within}: none within {bound} actions (proved), and the relaxation "
                                  "excludes every other plan")
@@ -256,7 +278,7 @@ class HygieneNSP:
         steps, cost = solution(jm, res)
         optimal = res.status is LexStatus.OPTIMAL
         if optimal:
-            optimal = self._covers_every_plan(reg, inst, state, every, jm, bound, cost, deadline)
+            optimal = proved
             notes.append(f"optimal{within}: the best of at most {bound} actions, and the relaxation shows that no "
                          "other plan is better" if optimal else
                          f"optimal among plans of at most {bound} actions, each ground action once; a better plan "

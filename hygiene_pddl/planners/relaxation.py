@@ -61,8 +61,13 @@ from hygiene_pddl.replay import ReplayResult
 SETTINGS = LexSettings(num_workers=1, random_seed=0, linearization_level=0,
                        extra={"cp_model_presolve": False, "optimize_with_core": True})
 
-#: A provider or user of a fact: (ground action index, or -1 - k for the k-th ongoing history action; phase).
+#: Fluents that say a unary resource is free (grippers, appliances, capacities).
+_RESOURCES = frozenset({"idle", "appliance-free", "free"})
+
+#: A user of a fact: (ground action index, or -1 - k for the k-th ongoing history action; phase).
 Point = tuple[int, str]
+#: A provider: (index, phase, the guard under which it provides).
+Provider = tuple
 
 
 @dataclass
@@ -107,7 +112,7 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
         m.add(start[j] == 0).only_enforce_if(~used[j])
 
     def at(p: Point) -> cp_model.LinearExprT:
-        j, when = p
+        j, when = p[0], p[1]
         if j < 0:
             return ongoing[-1 - j].end
         return start[j] + actions[j].duration if when == "end" else start[j]
@@ -117,24 +122,26 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
 
     everything = [(j, a) for j, a in enumerate(actions)] + [(-1 - k, o.action) for k, o in enumerate(ongoing)]
 
-    makes: dict[tuple[Atom, bool], list[Point]] = {}  # who may make the atom take the value, and when
-    sure: dict[tuple[Atom, bool], list[Point]] = {}  # who certainly makes it take the value
-    removes: dict[tuple[Carrier, str], list[Point]] = {}  # treatments that may remove the hazard
+    # providers are (action index, phase, guard): a guarded one needs its guard made true first
+    makes: dict[tuple[Atom, bool], list[Provider]] = {}  # who may make the atom take the value, and when
+    sure: dict[tuple[Atom, bool], list[Provider]] = {}  # who certainly makes it take the value
+    removes: dict[tuple[Carrier, str], list[Provider]] = {}  # treatments that may remove the hazard
     for j, a in everything:
         for w in ("start", "end"):
             p = a.phase(w)
             lits = set(p.effects) | {u.effect for u in p.updates}
             for atom, value in lits:
                 if value or (atom, True) not in p.effects:  # deletes, then adds
-                    makes.setdefault((atom, value), []).append((j, w))
+                    guard = () if (atom, value) in p.effects else next(u.guard for u in p.updates
+                                                                        if u.effect == (atom, value))
+                    makes.setdefault((atom, value), []).append((j, w, guard))
             for atom, value in p.effects:
                 if (atom, not value) not in lits:
-                    sure.setdefault((atom, value), []).append((j, w))
-        for w in ("start", "end"):
-            for t in a.phase(w).treats:
+                    sure.setdefault((atom, value), []).append((j, w, ()))
+            for t in p.treats:
                 for h in rules.hazards:
                     if rules.removes(t.treatment, t.target, h):
-                        removes.setdefault((t.target, h), []).append((j, w))
+                        removes.setdefault((t.target, h), []).append((j, w, t.guard))
 
     def providers(atom: Atom, positive: bool) -> list[Point]:
         return makes.get((atom, positive), [])
@@ -144,24 +151,30 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
 
     last_time = max([horizon, *(o.end for o in ongoing)])
 
-    def first_provider(pool: list[Point], users: list[tuple[Point, object]]) -> None:
-        """Each active user (a point and the literal that makes it need the fact) has a provider other than
-        itself no later than the user: one variable holds the first provider's time for all users (a user's own
-        provider is never earlier than the first one), and some provider other than the user is used (an ongoing
-        end always is)."""
-        if not any(p[0] < 0 for p in pool):
-            for (j, _), active in users:
-                others = [used[i] for i, _ in pool if i != j]
-                m.add(sum(others) >= (1 if active is True else active))
-        first = m.new_int_var(0, last_time, "")
-        needed = m.new_bool_var("")
-        chosen = []
+    def choose(pool: list[Provider], options: list) -> None:
+        """A literal per provider that says it is the one relied on: it is used, and its guard literals that do
+        not hold now are made so before it (needs of their own)."""
         for p in pool:
             s = m.new_bool_var("")
             if p[0] >= 0:
                 m.add_implication(s, used[p[0]])
+            for atom, pos in p[2]:
+                if not is_derived(atom) and (atom in init) != pos:
+                    need(("condition", atom, pos), (p[0], p[1]), providers(atom, pos), s)
+            options.append(s)
+
+    def first_provider(pool: list[Provider], users: list[tuple[Point, object]], first, needed, chosen: list
+                       ) -> None:
+        """Each active user (a point and the literal that makes it need the fact) has a provider other than
+        itself no later than the user: one variable holds the first provider's time for all users (a user's own
+        provider is never earlier than the first one), and some provider other than the user is used (an ongoing
+        end always is)."""
+        if not any(p[0] < 0 and not p[2] for p in pool):
+            for (j, _), active in users:
+                others = [used[p[0]] for p in pool if p[0] != j and p[0] >= 0] + [1 for p in pool if p[0] < 0]
+                m.add(sum(others) >= (1 if active is True else active))
+        for p, s in zip(pool, chosen, strict=True):
             m.add(at(p) <= first).only_enforce_if(s)
-            chosen.append(s)
         m.add(sum(chosen) >= needed)
         for p, active in users:
             if active is True:
@@ -171,7 +184,7 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                 m.add_implication(active, needed)
                 m.add(at(p) >= first).only_enforce_if(active)
 
-    needs: dict[tuple, tuple[list[Point], list[Point]]] = {}
+    needs: dict[tuple, tuple[list[Provider], list[tuple[Point, object]]]] = {}
     restorers: dict[tuple[Atom, bool], tuple | None] = {}
 
     destroyers: dict[tuple[Atom, bool], object] = {}
@@ -211,7 +224,7 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                 restorers[key] = (needed, first)
         return restorers[key]
 
-    def need(key: tuple, user: Point, pool: list[Point], when=None) -> None:  # noqa: ANN001 - a literal
+    def need(key: tuple, user: Point, pool: list[Provider], when=None) -> None:  # noqa: ANN001 - a literal
         """``user`` needs a provider from ``pool`` when it is used (and ``when`` holds, if given)."""
         active = is_used(user)
         if when is not None:
@@ -240,12 +253,12 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                 if not providers(atom, pos):
                     # it holds now and nothing restores it once destroyed: every sure destroyer comes after the
                     # last moment j needs it (an over-all condition is needed until j's end)
-                    for d, where in sure.get((atom, not pos), []):
+                    for d, where, _ in sure.get((atom, not pos), []):
                         if d != j:
                             _after(m, at((d, where)), at((j, last)), [is_used((j, last)), is_used((d, where))])
                     continue
-                if conds is a.cond_overall or j < 0:
-                    continue
+                if conds is a.cond_overall or j < 0 or atom[0] in _RESOURCES:
+                    continue  # a unary resource: the no-overlap constraint already says it
                 # it holds now and can be restored: if the first sure destroyer comes strictly before j needs it,
                 # something restored it in between, no later than j's need
                 restorer, destroyed = first_restorer(atom, pos), first_destroyer(atom, pos)
@@ -267,7 +280,7 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                 if restorer is None:
                     continue
                 needed, first = restorer
-                for d, where in sure.get((atom, not pos), []):
+                for d, where, _ in sure.get((atom, not pos), []):
                     if d != j and d >= 0:
                         after = m.new_bool_var("")
                         m.add(at((d, where)) >= start[j] + a.duration).only_enforce_if([used[j], used[d], after])
@@ -279,64 +292,78 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
         for atom, pos in o.action.cond_overall:
             if is_derived(atom):
                 continue
-            for d, where in sure.get((atom, not pos), []):
+            for d, where, _ in sure.get((atom, not pos), []):
                 if d >= 0:
                     m.add(at((d, where)) >= o.end).only_enforce_if(used[d])
 
-    # protection: a carrier with a hazard now must be treated before it touches a clean region protected from it
-    exempt_reach = {c for _, a in everything for x in a.contacts if not x.checked for c in x.pair}
+    # protection: a carrier with a hazard now must be treated before it touches a clean region protected from it,
+    # unless an exempt contact may have brought the hazard there first
+    reach = _reach(rules, [a for _, a in everything], carried)
+    exempt: dict[tuple[Carrier, str], list[Provider]] = {}
+    for j, a in everything:
+        for w in ("start", "end"):
+            for c in a.phase(w).contacts:
+                if not c.checked:
+                    for x, dst in (c.pair, c.pair[::-1]):
+                        for h in rules.hazards:
+                            if x in reach.get(h, ()) and rules.crosses(h, x, dst):
+                                exempt.setdefault((dst, h), []).append((j, w, c.guard))
 
     def protect(contact, user: Point, when=None) -> bool:  # noqa: ANN001
         """The treatments a checked contact needs (when it happens); whether it needs any."""
         any_need = False
         for src, dst in (contact.pair, contact.pair[::-1]):
             for h in carried.get(src, ()):
-                if (h in carried.get(dst, ()) or not rules.violates(dst, h) or not rules.crosses(h, src, dst)
-                        or dst in exempt_reach):
+                if h in carried.get(dst, ()) or not rules.violates(dst, h) or not rules.crosses(h, src, dst):
                     continue
-                need(("treatment", src, h), user, treatments(src, h), when)
+                need(("protect", src, dst, h), user, treatments(src, h) + exempt.get((dst, h), []), when)
                 any_need = True
         return any_need
 
     for j, a in everything:
         for when in ("start", "end"):
-            contacts = [c for c in a.phase(when).contacts if c.checked]
-            for contact in contacts:
+            for contact in a.phase(when).contacts:
+                if not contact.checked:
+                    continue
                 if not contact.guard:
                     protect(contact, (j, when))
-            # two contacts whose guards are one literal and its negation (a covering part worn or not, M3):
-            # exactly one happens, so one of them has what it needs
-            for contact in contacts:
-                if len(contact.guard) != 1 or not contact.guard[0][1]:
                     continue
-                (atom, _), = contact.guard
-                other = next((c for c in contacts if c.guard == ((atom, False),)), None)
-                if other is None:
+                # a guarded contact: either some guard literal that holds now is made false first, or the
+                # contact happens and has what it needs (a guard literal false now may stay false: no claim)
+                if any((atom in init) != pos for atom, pos in contact.guard if not is_derived(atom)) or \
+                        any(is_derived(atom) for atom, _ in contact.guard):
                     continue
-                options = []
-                for c, pos in ((contact, True), (other, False)):
-                    alt = m.new_bool_var("")
-                    wants = protect(c, (j, when), alt)
-                    if (atom in init) != pos:  # the literal must be made so first
-                        need(("condition", atom, pos), (j, when), providers(atom, pos), alt)
-                        wants = True
-                    if not wants:
-                        break
-                    options.append(alt)
-                else:
-                    m.add_bool_or([*options, ~used[j]] if j >= 0 else options)
+                happens = m.new_bool_var("")
+                if not protect(contact, (j, when), happens):
+                    continue
+                options = [happens]
+                for atom, pos in contact.guard:
+                    off = m.new_bool_var("")
+                    need(("condition", atom, not pos), (j, when), providers(atom, not pos), off)
+                    options.append(off)
+                m.add_bool_or([*options, ~used[j]] if j >= 0 else options)
 
-    for pool, users in needs.values():
-        first_provider(pool, users)
-
-    # goals
+    # goals: a provider relied on for each goal that does not hold now (its guard made true first)
     for g in inst.goals:
-        if g[0] == "safe":
-            for c, h in rules.unsafe_facts(g[1]):
-                if h in carried.get(c, frozenset()):
-                    _some(m, [is_used(p) for p in treatments(c, h)])
-        elif g not in init:
-            _some(m, [is_used(p) for p in providers(g, True)])
+        pools = ([treatments(c, h) for c, h in rules.unsafe_facts(g[1]) if h in carried.get(c, frozenset())]
+                 if g[0] == "safe" else [providers(g, True)] if g not in init else [])
+        for pool in pools:
+            if not any(p[0] < 0 and not p[2] for p in pool):
+                options: list = []
+                choose(pool, options)
+                m.add_bool_or(options)
+
+    # the providers relied on may need their guards first: choose them until no new need appears, then tie
+    # every need's users to its first provider
+    choices: dict[tuple, tuple] = {}
+    while len(choices) < len(needs):
+        for key in [k for k in needs if k not in choices]:
+            chosen: list = []
+            choose(needs[key][0], chosen)
+            choices[key] = (m.new_int_var(0, last_time, ""), m.new_bool_var(""), chosen)
+    for key, (pool, users) in needs.items():
+        first_provider(pool, users, *choices[key])
+
     for stock in {s for a in actions for s, _ in a.consumes}:
         m.add(sum(count[j] * dict(a.consumes).get(stock, 0) for j, a in enumerate(actions))
               <= inst.remaining(stock))
@@ -351,16 +378,28 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
     return RelaxedModel(m, list(actions), used, start, objectives, constant, upper, count)
 
 
+def _reach(rules: HygieneRules, actions: list[GroundAction], carried: dict) -> dict[str, set[Carrier]]:
+    """For each hazard, the carriers that may ever carry it: those that do now, and what a chain of contacts
+    (whatever their guards) can carry it to."""
+    edges = [(x, y) for a in actions for c in a.contacts for x, y in (c.pair, c.pair[::-1])]
+    out = {}
+    for h in rules.hazards:
+        seen = {c for c, hs in carried.items() if h in hs}
+        frontier = list(seen)
+        while frontier:
+            c = frontier.pop()
+            for x, y in edges:
+                if x == c and y not in seen and rules.crosses(h, x, y):
+                    seen.add(y)
+                    frontier.append(y)
+        out[h] = seen
+    return out
+
+
 def _after(m: cp_model.CpModel, later: cp_model.LinearExprT, earlier: cp_model.LinearExprT, when: list) -> None:
     lits = [x for x in when if x is not True]
     if lits:  # two ongoing history actions: nothing a plan chooses
         m.add(later >= earlier).only_enforce_if(lits)
-
-
-def _some(m: cp_model.CpModel, options: list) -> None:
-    if any(x is True for x in options):
-        return
-    m.add_bool_or(options)
 
 
 @dataclass(frozen=True)
@@ -391,25 +430,39 @@ def relaxed_optimum(reg: Registries, inst: Instance, state: ReplayResult, action
                           tuple(rm.actions[j] for j in picked), tuple(res.value(rm.start[j]) for j in picked), built)
 
 
+@dataclass(frozen=True)
+class Escape:
+    """A relaxation solution outside the joint model that beats its answer: the ground actions outside the model
+    it uses, whether it uses one twice, and how many occurrences it has."""
+
+    outside: tuple[GroundAction, ...]
+    repeated: bool
+    occurrences: int
+
+
 def better_plan_possible(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
                          covered: Sequence[GroundAction], bound: int, cost: CostVector | None,
-                         settings: LexSettings, time_limit: float, limit: int | None = None) -> bool | None:
+                         settings: LexSettings, time_limit: float, limit: int | None = None
+                         ) -> tuple[bool, Escape | None]:
     """Whether the relaxation admits a plan the joint model did not cover that beats ``cost`` (any plan, when
     ``cost`` is None): one that uses a ground action outside ``covered``, uses one twice, or has more than
-    ``bound`` occurrences (of at most ``limit`` occurrences, when plans are limited). False proves that the joint
-    model's answer over ``covered`` with ``bound`` actions (each at most once) holds for every plan over
-    ``actions``; None when the solve ran out of time."""
+    ``bound`` occurrences (of at most ``limit`` occurrences, when plans are limited). Returns (proved, escape):
+    proved when there is none, so the joint model's answer over ``covered`` with ``bound`` actions (each at most
+    once) holds for every plan over ``actions``; otherwise the escape found (None when the solve ran out of
+    time)."""
     rm = build_relaxation(reg, inst, state, actions, counts=True)
     m = rm.model
     if limit is not None:
         m.add(sum(rm.count) <= limit)
     inside = {id(a) for a in covered}
     escapes = [rm.used[j] for j, a in enumerate(actions) if id(a) not in inside]
+    twice = []
     for j in range(len(actions)):
-        twice = m.new_bool_var("")
-        m.add(rm.count[j] >= 2).only_enforce_if(twice)
-        m.add(rm.count[j] <= 1).only_enforce_if(~twice)
-        escapes.append(twice)
+        t = m.new_bool_var("")
+        m.add(rm.count[j] >= 2).only_enforce_if(t)
+        m.add(rm.count[j] <= 1).only_enforce_if(~t)
+        twice.append(t)
+    escapes += twice
     if limit is None or limit > bound:
         longer = m.new_bool_var("")
         m.add(sum(rm.count) >= bound + 1).only_enforce_if(longer)
@@ -427,10 +480,12 @@ def better_plan_possible(reg: Registries, inst: Instance, state: ReplayResult, a
     solver.parameters.max_time_in_seconds = max(0.05, time_limit)
     status = solver.solve(m)
     if status == cp_model.INFEASIBLE:
-        return False
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return True
-    return None
+        return True, None
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return False, None
+    outside = tuple(a for j, a in enumerate(actions) if id(a) not in inside and solver.boolean_value(rm.used[j]))
+    return False, Escape(outside, any(solver.boolean_value(t) for t in twice),
+                         sum(solver.value(c) for c in rm.count))
 
 
 def _lex_below(m: cp_model.CpModel, terms: list[tuple[cp_model.LinearExprT, int]]) -> None:

@@ -28,12 +28,17 @@ CANONICAL = ["water", "cleaning_agent", "disinfectant", "replacement_parts", "di
              "energy", "tool_wear", "active_robot_time", "makespan"]
 
 
-def instance(reg: Registries, *, objects: dict[str, str], facts: list[str], goals: list[str], actions: list[str],
+def instance(reg: Registries, **kw) -> Instance:
+    """The instance of :func:`instance_data`."""
+    return instance_from_data(instance_data(reg, **kw), reg, kw.get("name", "case"))
+
+
+def instance_data(reg: Registries, *, objects: dict[str, str], facts: list[str], goals: list[str], actions: list[str],
              hazards: list[tuple[str, str, str]] = (), history: list[dict] = (), decision_time: int = 0,
              horizon: int = 12, stocks: dict[str, int] | None = None, order: list[str] | None = None,
-             events: list[str] = (), name: str = "case") -> Instance:
-    """A format-2 instance of the hot-cocoa family's name with the given K (``actions``) and hazards of K the
-    hazards named in ``hazards`` (owner, part, hazard)."""
+             events: list[str] = (), name: str = "case") -> dict:
+    """The data of a format-2 instance (the hot-cocoa family's name) with the given K (``actions``); the hazards of K
+    are those ``hazards`` (owner, part, hazard) name, and soil."""
     kinds = sorted({h for _, _, h in hazards} | {"soil"})
     treatments = sorted({t for a in actions for t in reg.actions[a].treatment_names})
     data = {
@@ -49,7 +54,7 @@ def instance(reg: Registries, *, objects: dict[str, str], facts: list[str], goal
     state = replay(instance_from_data(data, reg, name), reg, check=False)
     data["observations"] = {"facts": sorted(atom_text(a) for a in state.facts)}
     data["resources"] = dict(state.stocks)
-    return instance_from_data(data, reg, name)
+    return data
 
 
 def check_plan(reg: Registries, inst: Instance, result) -> None:  # noqa: ANN001 - a PlannerResult
