@@ -35,6 +35,7 @@ class ChosenStep:
     args: tuple[str, ...]
     duration: int
     order: int = 0  # position of its start happening among the plan's happenings (for epsilon ties)
+    end_order: int | None = None  # position of its end happening, when the planner fixed one
 
 
 @dataclass(frozen=True)
@@ -85,16 +86,24 @@ def register(info: PlannerInfo) -> PlannerInfo:
     return info
 
 
-def _interfere(reg: Registries, inst: Instance, a: ChosenStep, b: ChosenStep, world: World) -> bool:
+def _tie(reg: Registries, a: ChosenStep, b: ChosenStep, world: World) -> int:
+    """Whether steps ``a`` and ``b`` (``a`` first in start order) have coinciding happenings that interfere: 0 when
+    not, else 1 when ``b`` goes after ``a``, -1 when before (the happening order the planner fixed, if any)."""
     from hygiene_pddl.replay import happening_fluents
 
-    for pa in ("start", "end"):
-        for pb in ("start", "end"):
+    first = None
+    for pa, ta, oa in (("start", a.start, a.order), ("end", a.start + a.duration, a.end_order)):
+        for pb, tb, ob in (("start", b.start, b.order), ("end", b.start + b.duration, b.end_order)):
+            if ta != tb:
+                continue
             ra, wa = happening_fluents(reg.actions[a.name], a.args, world, pa)
             rb, wb = happening_fluents(reg.actions[b.name], b.args, world, pb)
             if wa & (rb | wb) or wb & ra:
-                return True
-    return False
+                order = 1 if oa is None or ob is None or oa < ob else -1
+                key = (min(oa, ob) if oa is not None and ob is not None else -1)
+                if first is None or key < first[0]:
+                    first = (key, order)
+    return 0 if first is None else first[1]
 
 
 def _literal_ties(reg: Registries, inst: Instance, ordered: list[ChosenStep],
@@ -104,7 +113,9 @@ def _literal_ties(reg: Registries, inst: Instance, ordered: list[ChosenStep],
     holding the running action's over-all conditions (compiler/processes.py): j goes after it."""
     from hygiene_pddl.replay import happening_fluents, replay
 
-    out = set()
+    out: set[tuple[Fraction, int]] = set()
+    if not any(rec.kind == "action" and rec.end > inst.decision_time for rec in inst.history):
+        return out  # nothing can still be running (no replay needed)
     for rec in replay(inst, reg).ongoing:
         schema = reg.actions[rec.name]
         binding = dict(zip(schema.param_names, rec.args, strict=True))
@@ -150,10 +161,9 @@ def plan_text(
     deps = set()
     for i, a in enumerate(ordered):
         for j in range(i + 1, len(ordered)):
-            b = ordered[j]
-            times_a = {a.start, a.start + a.duration}
-            if times_a & {b.start, b.start + b.duration} and _interfere(reg, inst, a, b, world):
-                deps.add((i, j))
+            tie = _tie(reg, a, ordered[j], world)
+            if tie:
+                deps.add((i, j) if tie > 0 else (j, i))
     pddl_steps = []
     for s in ordered:
         name, args = mapper.to_pddl(s.name, s.args)

@@ -47,6 +47,20 @@ __all__ = [
 ObjectiveList = Sequence[tuple[str, cp_model.LinearExprT]] | Mapping[str, cp_model.LinearExprT]
 
 
+class CpModel(cp_model.CpModel):
+    """``cp_model.CpModel`` without the deprecated camel-case aliases its constructor installs on every instance
+    (about a millisecond per model and clone, which the planners build several of per instance)."""
+
+    def _add_pre_pep8_methods(self) -> None:
+        pass
+
+    def clone(self) -> CpModel:
+        out = CpModel()
+        out.proto.copy_from(self.proto)
+        out.rebuild_constant_map()
+        return out
+
+
 class LexStatus(enum.Enum):
     """Outcome of a lexicographic solve."""
 

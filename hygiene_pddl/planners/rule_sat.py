@@ -26,6 +26,7 @@ import re
 import time
 from dataclasses import dataclass
 
+from hygiene_pddl.hygiene import HygieneRules
 from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.literals import Atom, atom_text
 from hygiene_pddl.planners.base import (
@@ -120,6 +121,10 @@ def read_goals(reg: Registries, inst: Instance) -> Reading:
         if atom not in goals:
             goals.append(atom)
             rules.append(rule)
+    # deliveries are safe (docs/world-model-v2.md): a delivered item protected against a hazard must be clean
+    for atom in HygieneRules(reg, dict(inst.objects), inst.hazards).implied_safe_goals(goals):
+        goals.append(atom)
+        rules.append("deliveries are safe")
     return Reading(tuple(goals), tuple(rules))
 
 
