@@ -1,0 +1,381 @@
+"""Admissible lower bounds for the exact search (docs/certification.md, "Lower bounds").
+
+Everything is computed on one relaxed task built from the compiled actions: facts never become false (delete
+relaxation), with three kinds of relaxed facts besides the atoms: "atom is false" (achieved by deleting it),
+"carrier c is free of hazard h" (achieved by a treatment) and "container c has room" (achieved by taking
+something out). A contact that would bring h onto a carrier protected against h (which does not carry it yet)
+needs its other side free of h, so the bound sees that a pad must be treated before it touches ready-to-eat food.
+Each action is split into a start op (its cost, start and over-all conditions, start effects) and an end op (end
+conditions and effects) joined by a "started" fact, so conditions achieved while it runs are not demanded before.
+
+* cost dimensions: LM-cut (Helmert & Domshlak 2009) with lexicographic vector costs, encoded as one integer per
+  block of dimensions (each dimension a base-2^20 digit, so integer order is lexicographic order). The landmark
+  argument only needs costs in an ordered abelian group, so the bound is admissible for the block;
+* makespan: the larger of a temporal h_max (the earliest time each relaxed fact can hold, actions taking their
+  durations, a start that would break a running action's over-all condition or needs its resource waiting for
+  its end) and a workload bound (the grippers must fit the remaining gripper time, itself at least LM-cut on
+  active robot time).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Sequence
+
+from hygiene_pddl.certify.task import Cond, GroundAction, Phase, Task
+
+DIGIT = 20  # bits per dimension in a lexicographically encoded cost
+INF = float("inf")
+START, END, HISTORY, GOAL_OP = 0, 1, 2, 3
+
+
+def encode(values: Iterable[int]) -> int:
+    out = 0
+    for v in values:
+        out = (out << DIGIT) + v
+    return out
+
+
+def decode(value: int, n: int) -> tuple[int, ...]:
+    out = []
+    for _ in range(n):
+        out.append(value & ((1 << DIGIT) - 1))
+        value >>= DIGIT
+    return tuple(reversed(out))
+
+
+def bits(mask: int) -> list[int]:
+    out = []
+    i = 0
+    while mask:
+        low = mask & -mask
+        i = low.bit_length() - 1
+        out.append(i)
+        mask ^= low
+    return out
+
+
+class RelaxedTask:
+    """The relaxed task of one search: props and split ops (parallel lists), and per-state initial props."""
+
+    def __init__(self, task: Task, actions: Sequence[GroundAction]):
+        self.task = task
+        self.actions = list(actions)
+        H = task.H
+        index: dict[tuple, int] = {}
+
+        def prop(key: tuple) -> int:
+            if key not in index:
+                index[key] = len(index)
+            return index[key]
+
+        self.INIT, self.GOAL = prop(("init",)), prop(("goal",))
+        rooms: dict[tuple[int, int], int] = {}
+
+        def room(mask: int, cap: int) -> int:
+            if (mask, cap) not in rooms:
+                rooms[(mask, cap)] = prop(("room", mask, cap))
+            return rooms[(mask, cap)]
+
+        def cond_pre(cond: Cond, skip_pos: int = 0, skip_neg: int = 0) -> list[int]:
+            pos, neg, tests = cond
+            out = [prop(("t", i)) for i in bits(pos & ~skip_pos)] + [prop(("f", i)) for i in bits(neg & ~skip_neg)]
+            return out + [room(mask, cap) for mask, cap, want in tests if want]
+
+        def phase_adds(p: Phase) -> tuple[list[int], list[tuple[Cond, list[int]]]]:
+            """The props a happening adds whatever its guards, and (guard, props) for each guarded effect."""
+            out = [prop(("t", i)) for i in bits(p.adds)] + [prop(("f", i)) for i in bits(p.dels)]
+            guarded: list[tuple[Cond, list[int]]] = []
+            for u in p.updates:
+                guarded.append((u.guard, [prop(("t", i)) for i in bits(u.adds)] + [prop(("f", i))
+                                                                                   for i in bits(u.dels)]))
+            for t in p.treats:
+                clean = [prop(("c", t.carrier * H + h)) for h in bits(t.removes)]
+                if t.guard is None:
+                    out += clean
+                else:
+                    guarded.append((t.guard, clean))
+            return out, guarded
+
+        def constraints(p: Phase) -> list[tuple[int, int]]:
+            """(prop "a is free of h", contamination bit that waives it) for each unguarded contact that would
+            bring h onto a carrier b protected against it."""
+            out = []
+            for c in p.contacts:
+                if c.guard is not None:
+                    continue
+                for src, dst, cross, prot in ((c.a, c.b, c.cross_ab, c.prot_b), (c.b, c.a, c.cross_ba, c.prot_a)):
+                    for h in bits(cross & prot):
+                        out.append((prop(("c", src * H + h)), 1 << (dst * H + h)))
+            return out
+
+        self.op_pre: list[list[int]] = []
+        self.op_cons: list[list[tuple[int, int]]] = []
+        self.op_add: list[list[int]] = []
+        self.op_kind: list[int] = []
+        self.op_action: list[int] = []  # index into self.actions (start/end ops), else -1
+        self.op_started: list[int] = []  # the "started" prop of an end op, else -1
+        self.op_duration: list[int] = []
+        self.op_dels: list[int] = []  # atoms an op may delete (room achievers)
+
+        def add_op(pre: list[int], cons: list[tuple[int, int]], adds: list[int], kind: int, k: int, started: int,
+                   duration: int, dels: int) -> None:
+            self.op_pre.append(pre)
+            self.op_cons.append(cons)
+            self.op_add.append(adds)
+            self.op_kind.append(kind)
+            self.op_action.append(k)
+            self.op_started.append(started)
+            self.op_duration.append(duration)
+            self.op_dels.append(dels)
+
+        def add_happening(p: Phase, pre: list[int], extra: list[int], kind: int, k: int, started: int,
+                          duration: int) -> None:
+            """The op of one happening, and one op per guarded effect of it (its guard joins the preconditions)."""
+            adds, guarded = phase_adds(p)
+            add_op(pre, constraints(p), adds + extra, kind, k, started, duration, p.dels)
+            for guard, effect in guarded:
+                cond_kind = kind if kind != START else END  # a start's guarded effect: at the start, after "started"
+                add_op([*([started] if kind == START else pre), *cond_pre(guard)], [], effect, cond_kind, k,
+                       extra[0] if kind == START else started, duration if kind != START else 0, guard_dels(p, guard))
+
+        def guard_dels(p: Phase, guard: Cond) -> int:
+            return _union_dels(u.dels for u in p.updates if u.guard == guard)
+
+        self.started: list[int] = []
+        for k, a in enumerate(self.actions):
+            s = prop(("s", k))
+            self.started.append(s)
+            add_happening(a.start, cond_pre(a.start.cond) + cond_pre(a.overall, a.start.adds, a.start.dels), [s],
+                          START, k, -1, 0)
+            add_happening(a.end, [s, *cond_pre(a.end.cond)], [], END, k, s, a.duration)
+        self.history_started: dict[int, int] = {}
+        for ga, _ in task.ongoing:
+            s = prop(("h", ga.history))
+            self.history_started[ga.history] = s
+            add_happening(ga.end, [s, *cond_pre(ga.end.cond)], [], HISTORY, -1, s, ga.duration)
+        add_op(cond_pre(task.goal) + [prop(("c", i)) for i in bits(task.unsafe)], [], [self.GOAL], GOAL_OP, -1, -1,
+               0, 0)
+        self.goal_op = len(self.op_pre) - 1
+        for o, dels in enumerate(self.op_dels):  # room props: achieved by taking a counted atom away
+            self.op_add[o] += [p for (mask, _), p in rooms.items() if mask & dels]
+        self.n_props = len(index)
+        self.n_ops = len(self.op_pre)
+        self.atom_props = [(key[1], p) for key, p in index.items() if key[0] == "t"]
+        self.neg_props = [(key[1], p) for key, p in index.items() if key[0] == "f"]
+        self.clean_props = [(key[1], p) for key, p in index.items() if key[0] == "c"]
+        self.room_props = [(mask, cap, p) for (mask, cap), p in rooms.items()]
+        self.adders: list[list[int]] = [[] for _ in range(self.n_props)]
+        for o, adds in enumerate(self.op_add):
+            for q in adds:
+                self.adders[q].append(o)
+        self.waivers = 0
+        for cons in self.op_cons:
+            for _, w in cons:
+                self.waivers |= w
+        self._pre_cache: dict[int, tuple[list[list[int]], list[list[int]]]] = {}
+
+    def action_costs(self, values: Sequence[int]) -> list[int]:
+        """A cost per op: ``values[k]`` on the start op of action k, 0 elsewhere."""
+        return [values[k] if kind == START else 0 for kind, k in zip(self.op_kind, self.op_action, strict=True)]
+
+    # --- per state ------------------------------------------------------------------------------------------
+    def preconditions(self, contam: int) -> tuple[list[list[int]], list[list[int]]]:
+        """Each op's preconditions in a state (a protection constraint is waived when the protected side already
+        carries the hazard: no new violation can happen there), and for each prop the ops it is a precondition of."""
+        key = contam & self.waivers
+        if key not in self._pre_cache:
+            pre = [(p + [c for c, waive in cons if not contam & waive]) or [self.INIT]
+                   for p, cons in zip(self.op_pre, self.op_cons, strict=True)]
+            pre_of: list[list[int]] = [[] for _ in range(self.n_props)]
+            for o, ps in enumerate(pre):
+                for p in ps:
+                    pre_of[p].append(o)
+            self._pre_cache[key] = (pre, pre_of)
+        return self._pre_cache[key]
+
+    def initial(self, facts: int, contam: int, started: Iterable[int], history: Iterable[int]) -> list[int]:
+        out = [self.INIT]
+        out += [p for i, p in self.atom_props if facts >> i & 1]
+        out += [p for i, p in self.neg_props if not facts >> i & 1]
+        out += [p for i, p in self.clean_props if not contam >> i & 1]
+        out += [p for mask, cap, p in self.room_props if (facts & mask).bit_count() < cap]
+        out += [self.started[k] for k in started]
+        out += [self.history_started[h] for h in history]
+        return out
+
+    def enabled(self, stocks: Sequence[int]) -> list[bool]:
+        """Ops whose action's stock use fits the stocks left (stocks only decrease in a continuation)."""
+        out = []
+        for kind, k in zip(self.op_kind, self.op_action, strict=True):
+            out.append(kind != START or all(stocks[s] >= n for s, n in self.actions[k].consumes))
+        return out
+
+
+def _union_dels(masks: Iterable[int]) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+def hmax(rt: RelaxedTask, pre: list[list[int]], pre_of: list[list[int]], init: Iterable[int], costs: list[int],
+         enabled: list[bool]) -> tuple[list[float], list[int]]:
+    """h_max of every prop (Dijkstra) and each reached op's precondition choice (its costliest precondition)."""
+    h: list[float] = [INF] * rt.n_props
+    unsat = [len(p) for p in pre]
+    pcf = [-1] * rt.n_ops
+    heap = []
+    for p in init:
+        if h[p] != 0:
+            h[p] = 0
+            heap.append((0, p))
+    op_add = rt.op_add
+    while heap:
+        v, p = heapq.heappop(heap)
+        if v > h[p]:
+            continue
+        for o in pre_of[p]:
+            unsat[o] -= 1
+            if unsat[o] == 0 and enabled[o]:
+                pcf[o] = p
+                val = v + costs[o]
+                for q in op_add[o]:
+                    if val < h[q]:
+                        h[q] = val
+                        heapq.heappush(heap, (val, q))
+    return h, pcf
+
+
+def lmcut(rt: RelaxedTask, pre: list[list[int]], pre_of: list[list[int]], init: list[int], base_costs: list[int],
+          enabled: list[bool]) -> tuple[float, list[list[int]]]:
+    """LM-cut: the sum of the landmark cuts' costs (INF when the goal is relaxed-unreachable), and the cuts (each a
+    disjunctive action landmark of the state: every relaxed plan, so every real completion, uses one of its ops)."""
+    costs = list(base_costs)
+    total = 0
+    cuts: list[list[int]] = []
+    goal, adders, op_add = rt.GOAL, rt.adders, rt.op_add
+    while True:
+        h, pcf = hmax(rt, pre, pre_of, init, costs, enabled)
+        if h[goal] == INF:
+            return INF, cuts
+        if h[goal] == 0:
+            return total, cuts
+        zone = {goal}  # props from which the goal is reached through zero-cost justification edges
+        stack = [goal]
+        while stack:
+            q = stack.pop()
+            for o in adders[q]:
+                p = pcf[o]
+                if p >= 0 and costs[o] == 0 and p not in zone:
+                    zone.add(p)
+                    stack.append(p)
+        seen = set(init)  # props reached from the initial ones without entering the goal zone
+        stack = list(seen)
+        cut = set()
+        while stack:
+            p = stack.pop()
+            for o in pre_of[p]:
+                if pcf[o] != p:
+                    continue
+                for q in op_add[o]:
+                    if q in zone:
+                        cut.add(o)
+                    elif q not in seen:
+                        seen.add(q)
+                        stack.append(q)
+        m = min(costs[o] for o in cut)
+        total += m
+        cuts.append(sorted(cut))
+        for o in cut:
+            costs[o] -= m
+
+
+def saturated(cuts: Iterable[list[int]], costs: Sequence[int], allowed: Sequence[bool]) -> int:
+    """An admissible bound for another cost function from given landmarks: each landmark in turn takes the least
+    remaining cost of its allowed ops, which is then used up (saturated cost partitioning; ops not allowed cannot
+    occur in the completions this bound is for, so they leave a landmark)."""
+    left = list(costs)
+    total = 0
+    for cut in cuts:
+        ops = [o for o in cut if allowed[o]]
+        if not ops:
+            continue  # no completion of interest can hit this landmark: none exists (the caller checks reachability)
+        m = min(left[o] for o in ops)
+        if m:
+            total += m
+            for o in ops:
+                left[o] -= m
+    return total
+
+
+def earliest_makespan(rt: RelaxedTask, pre: list[list[int]], pre_of: list[list[int]], init: list[int],
+                      enabled: list[bool], t: int, not_before: dict[int, int], seeds: dict[int, int]) -> float:
+    """A lower bound on the final makespan by a temporal h_max.
+
+    A start op happens at the latest of its preconditions, ``t`` and ``not_before`` (a start or end that would
+    break a running action's over-all condition, or a resource it holds, waits for its end); an end op
+    ``duration`` after its "started" prop (``seeds``: the known starts of running actions). Only goals not true
+    already count, and only when no ongoing history end achieves them (makespan counts continuation actions)."""
+    when: list[float] = [INF] * rt.n_props
+    heap = []
+    for p in init:
+        if when[p] != 0:
+            when[p] = 0
+            heap.append((0, p))
+    for p, v in seeds.items():
+        if v < when[p]:
+            when[p] = v
+            heap.append((v, p))
+    heapq.heapify(heap)
+    unsat = [len(p) for p in pre]
+    op_add, op_kind, op_action, op_started, op_duration = (rt.op_add, rt.op_kind, rt.op_action, rt.op_started,
+                                                          rt.op_duration)
+    by_history: set[int] = set()
+    while heap:
+        v, p = heapq.heappop(heap)
+        if v > when[p]:
+            continue
+        for o in pre_of[p]:
+            unsat[o] -= 1
+            if unsat[o] or not enabled[o]:
+                continue
+            kind = op_kind[o]
+            if kind == GOAL_OP:
+                continue
+            val = max(when[q] for q in pre[o])
+            if kind == START:
+                val = max(val, t, not_before.get(op_action[o], 0))
+            else:
+                val = max(val, when[op_started[o]] + op_duration[o])
+                if kind == HISTORY:
+                    by_history.update(op_add[o])
+            for q in op_add[o]:
+                if val < when[q]:
+                    when[q] = val
+                    heapq.heappush(heap, (val, q))
+    init_set = set(init)
+    mk = 0.0
+    for p in pre[rt.goal_op]:
+        if p in init_set:
+            continue
+        if when[p] == INF:
+            return INF
+        if p not in by_history:
+            mk = max(mk, when[p])
+    return mk
+
+
+def workload_makespan(available: Sequence[int], work: int) -> int:
+    """The least makespan at which grippers free from ``available`` can fit ``work`` TU of gripper time (the least
+    m with sum over grippers of max(0, m - free time) >= work)."""
+    if work <= 0 or not available:
+        return 0
+    mk = min(available) + 1
+    while sum(max(0, mk - a) for a in available) < work:
+        mk += 1
+    return mk
+
+
+__all__ = ["DIGIT", "INF", "RelaxedTask", "bits", "decode", "earliest_makespan", "encode", "hmax", "lmcut",
+           "saturated", "workload_makespan"]
