@@ -143,9 +143,11 @@ class RelaxedTask:
             return _union_dels(u.dels for u in p.updates if u.guard == guard)
 
         self.started: list[int] = []
+        self.start_op: list[int] = []
         for k, a in enumerate(self.actions):
             s = prop(("s", k))
             self.started.append(s)
+            self.start_op.append(len(self.op_pre))
             add_happening(a.start, cond_pre(a.start.cond) + cond_pre(a.overall, a.start.adds, a.start.dels), [s],
                           START, k, -1, 0)
             add_happening(a.end, [s, *cond_pre(a.end.cond)], [], END, k, s, a.duration)
@@ -159,6 +161,7 @@ class RelaxedTask:
         self.goal_op = len(self.op_pre) - 1
         for o, dels in enumerate(self.op_dels):  # room props: achieved by taking a counted atom away
             self.op_add[o] += [p for (mask, _), p in rooms.items() if mask & dels]
+        self._prune(len(index))
         self.n_props = len(index)
         self.n_ops = len(self.op_pre)
         self.atom_props = [(key[1], p) for key, p in index.items() if key[0] == "t"]
@@ -174,6 +177,34 @@ class RelaxedTask:
             for _, w in cons:
                 self.waivers |= w
         self._pre_cache: dict[int, tuple[list[list[int]], list[list[int]]]] = {}
+
+    def _prune(self, n_props: int) -> None:
+        """Keep the props the goal can need (backward from it through preconditions and protection constraints)
+        and the ops that add one of them; the others cannot change any bound. Ops keep their positions (an op
+        without useful effects just adds nothing)."""
+        adders: list[list[int]] = [[] for _ in range(n_props)]
+        for o, adds in enumerate(self.op_add):
+            for q in adds:
+                adders[q].append(o)
+        needed = {self.GOAL}
+        stack = [self.GOAL]
+        used = set()
+        while stack:
+            q = stack.pop()
+            for o in adders[q]:
+                if o in used:
+                    continue
+                used.add(o)
+                for p in (*self.op_pre[o], *(c for c, _ in self.op_cons[o]), *(
+                        [self.op_started[o]] if self.op_started[o] >= 0 else [])):
+                    if p not in needed:
+                        needed.add(p)
+                        stack.append(p)
+        for o in range(len(self.op_add)):
+            if o not in used and o != self.goal_op:
+                self.op_add[o] = []
+            else:
+                self.op_add[o] = [q for q in self.op_add[o] if q in needed]
 
     def action_costs(self, values: Sequence[int]) -> list[int]:
         """A cost per op: ``values[k]`` on the start op of action k, 0 elsewhere."""
@@ -250,45 +281,79 @@ def hmax(rt: RelaxedTask, pre: list[list[int]], pre_of: list[list[int]], init: I
 def lmcut(rt: RelaxedTask, pre: list[list[int]], pre_of: list[list[int]], init: list[int], base_costs: list[int],
           enabled: list[bool]) -> tuple[float, list[list[int]]]:
     """LM-cut: the sum of the landmark cuts' costs (INF when the goal is relaxed-unreachable), and the cuts (each a
-    disjunctive action landmark of the state: every relaxed plan, so every real completion, uses one of its ops)."""
+    disjunctive action landmark of the state: every relaxed plan, so every real completion, uses one of its ops).
+
+    After a cut, h_max is updated incrementally (only values that drop are propagated, as costs only decrease),
+    as in Fast Downward's implementation."""
     costs = list(base_costs)
+    h, pcf = hmax(rt, pre, pre_of, init, costs, enabled)
+    goal = rt.GOAL
+    if h[goal] == INF:
+        return INF, []
+    adders, op_add = rt.adders, rt.op_add
+    pcf_of: list[set[int]] = [set() for _ in range(rt.n_props)]  # ops whose costliest precondition is the prop
+    for o, p in enumerate(pcf):
+        if p >= 0:
+            pcf_of[p].add(o)
     total = 0
     cuts: list[list[int]] = []
-    goal, adders, op_add = rt.GOAL, rt.adders, rt.op_add
-    while True:
-        h, pcf = hmax(rt, pre, pre_of, init, costs, enabled)
-        if h[goal] == INF:
-            return INF, cuts
-        if h[goal] == 0:
-            return total, cuts
+    heappush, heappop = heapq.heappush, heapq.heappop
+    while h[goal] != 0:
         zone = {goal}  # props from which the goal is reached through zero-cost justification edges
         stack = [goal]
         while stack:
             q = stack.pop()
             for o in adders[q]:
                 p = pcf[o]
-                if p >= 0 and costs[o] == 0 and p not in zone:
+                if p >= 0 and p not in zone and costs[o] == 0:
                     zone.add(p)
                     stack.append(p)
         seen = set(init)  # props reached from the initial ones without entering the goal zone
         stack = list(seen)
-        cut = set()
+        cut = []
         while stack:
             p = stack.pop()
-            for o in pre_of[p]:
-                if pcf[o] != p:
-                    continue
+            for o in pcf_of[p]:
+                hits = False
                 for q in op_add[o]:
                     if q in zone:
-                        cut.add(o)
+                        hits = True
                     elif q not in seen:
                         seen.add(q)
                         stack.append(q)
+                if hits:
+                    cut.append(o)
         m = min(costs[o] for o in cut)
         total += m
-        cuts.append(sorted(cut))
+        cuts.append(cut)
+        heap = []
         for o in cut:
             costs[o] -= m
+            val = h[pcf[o]] + costs[o]
+            for q in op_add[o]:
+                if val < h[q]:
+                    h[q] = val
+                    heap.append((val, q))
+        heapq.heapify(heap)
+        while heap:
+            v, q = heappop(heap)
+            if v > h[q]:
+                continue
+            for o in list(pcf_of[q]):  # only an op whose costliest precondition dropped can get cheaper
+                best, arg = -1.0, q
+                for p in pre[o]:
+                    if h[p] > best:
+                        best, arg = h[p], p
+                if arg != q:
+                    pcf_of[q].discard(o)
+                    pcf_of[arg].add(o)
+                    pcf[o] = arg
+                val = best + costs[o]
+                for r in op_add[o]:
+                    if val < h[r]:
+                        h[r] = val
+                        heappush(heap, (val, r))
+    return total, cuts
 
 
 def saturated(cuts: Iterable[list[int]], costs: Sequence[int], allowed: Sequence[bool]) -> int:
@@ -332,8 +397,9 @@ def earliest_makespan(rt: RelaxedTask, pre: list[list[int]], pre_of: list[list[i
     op_add, op_kind, op_action, op_started, op_duration = (rt.op_add, rt.op_kind, rt.op_action, rt.op_started,
                                                           rt.op_duration)
     by_history: set[int] = set()
+    heappush, heappop = heapq.heappush, heapq.heappop
     while heap:
-        v, p = heapq.heappop(heap)
+        v, p = heappop(heap)
         if v > when[p]:
             continue
         for o in pre_of[p]:
@@ -343,17 +409,20 @@ def earliest_makespan(rt: RelaxedTask, pre: list[list[int]], pre_of: list[list[i
             kind = op_kind[o]
             if kind == GOAL_OP:
                 continue
-            val = max(when[q] for q in pre[o])
+            val = v  # props are taken in nondecreasing order: the last precondition is the latest
             if kind == START:
-                val = max(val, t, not_before.get(op_action[o], 0))
+                nb = not_before.get(op_action[o], 0)
+                val = max(val, t, nb)
             else:
-                val = max(val, when[op_started[o]] + op_duration[o])
+                end = when[op_started[o]] + op_duration[o]
+                if end > val:
+                    val = end
                 if kind == HISTORY:
                     by_history.update(op_add[o])
             for q in op_add[o]:
                 if val < when[q]:
                     when[q] = val
-                    heapq.heappush(heap, (val, q))
+                    heappush(heap, (val, q))
     init_set = set(init)
     mk = 0.0
     for p in pre[rt.goal_op]:

@@ -38,6 +38,7 @@ from hygiene_pddl.certify.bounds import (
     workload_makespan,
 )
 from hygiene_pddl.certify.relevance import relevant_actions
+from hygiene_pddl.certify.symmetry import Symmetry, close_under, interchangeable
 from hygiene_pddl.certify.task import ADDITIVE, GroundAction, Phase, Task, compile_task, holds
 from hygiene_pddl.costs import CostVector
 from hygiene_pddl.instances.model import Instance
@@ -70,6 +71,8 @@ class SearchResult:
     ground_actions: int = 0  # after the relevance filter
     notes: tuple[str, ...] = ()
     bounds: str = ""
+    cpu_seconds: float = 0.0  # process CPU time (the machine may be shared; wall-clock ``seconds`` then inflates)
+    evaluations: int = 0  # fresh bounds computed
 
 
 class _Invalid(Exception):
@@ -89,7 +92,7 @@ Now = tuple[int, int, int, int]
 
 class _Node:
     __slots__ = ("t", "facts", "contam", "stocks", "running", "groups", "now", "mk", "add", "n", "last", "parent",
-                 "chosen")
+                 "chosen", "landmarks", "alive", "total")
 
     def __init__(self, t: int, facts: int, contam: int, stocks: tuple[int, ...], running: tuple[Run, ...],
                  groups: tuple[Group, ...], now: tuple[Now, ...], mk: int, add: tuple[int, ...], n: int, last: int,
@@ -97,24 +100,33 @@ class _Node:
         self.t, self.facts, self.contam, self.stocks = t, facts, contam, stocks
         self.running, self.groups, self.now = running, groups, now
         self.mk, self.add, self.n, self.last, self.parent, self.chosen = mk, add, n, last, parent, chosen
+        self.landmarks: _Landmarks | None = None  # from the last fresh bound on this path, with the cuts still
+        self.alive = 0  # not hit since, and their total cost
+        self.total = 0
 
-    def signature(self) -> tuple:
+    def signature(self, symmetry: Symmetry | None = None) -> tuple:
         """Everything the node's futures depend on, relative to its time (the cost so far is compared, not keyed;
-        group ids renamed in order of appearance)."""
+        group ids renamed in order of appearance). With ``symmetry``, a node with no start yet at its time is
+        represented by its orbit's representative (mid-time nodes keep their names: the commuting-start order is
+        by action index, which a renaming does not preserve)."""
         t = self.t
+        facts, contam, running_, now_ = self.facts, self.contam, self.running, self.now
+        if symmetry is not None and self.last < 0:
+            renaming = symmetry.renaming(facts, contam, running_, now_, t)
+            facts, contam, running_, now_ = symmetry.image(renaming, facts, contam, running_, now_)
         names: dict[int, int] = {}
-        for r in self.running:
+        for r in running_:
             if r[5] >= 0 and r[5] not in names:
                 names[r[5]] = len(names)
 
         def name(g: int) -> int:
             return names.get(g, -2) if g >= 0 else g
 
-        running = tuple((e - t, grp, key, s - t, name(g)) for e, grp, _, key, s, g in self.running)
+        running = tuple((e - t, grp, key, s - t, name(g)) for e, grp, _, key, s, g in running_)
         groups = tuple(sorted((name(g), s - t, left, frozenset(map(name, wit)), pot)
                               for g, s, left, wit, pot in self.groups))
-        now = tuple((ph, key, s - t, name(g)) for ph, key, s, g in self.now)
-        return (self.facts, self.contam, self.stocks, running, groups, now, self.last)
+        now = tuple((ph, key, s - t, name(g)) for ph, key, s, g in now_)
+        return (facts, contam, self.stocks, running, groups, now, self.last)
 
 
 class _Search:
@@ -149,6 +161,7 @@ class _Search:
             self.work_costs = rt.action_costs([a.additive[-1] for a in actions])
             self.shift = DIGIT * len(self.post_dims)
         self._cost_cache: dict[tuple, tuple | None] = {}
+        self.evaluations = 0
         self._conflicts: dict[int, list[tuple[int, int]]] = {}
 
     # --- read/write sets (commutation, anchoring, witnesses) ----------------------------------------------
@@ -351,13 +364,23 @@ class _Search:
             self._conflicts[key] = out
         return self._conflicts[key]
 
-    def bound(self, node: _Node) -> tuple[float, float, float] | None:
-        """(h_pre, m, h_post): the rest of the pre-makespan block is at least h_pre; a completion whose pre-makespan
-        cost equals that bound has a final makespan of at least m, and then a post-makespan rest of at least h_post.
-        None: no valid completion exists. When no completion at that cost fits the deadline, h_pre is raised by one
-        unit of the block's last dimension (the next lexicographic value) and m, h_post are 0."""
+    def g_key(self, node: _Node) -> tuple[int, int, int]:
+        """The key of the cost so far (a lower bound on every completion's key)."""
+        return (encode(node.add[d] for d in self.pre_dims), node.mk, encode(node.add[d] for d in self.post_dims))
+
+    def key_of(self, node: _Node, total: int, mk: float) -> tuple:
+        """The key from a bound ``total`` on the rest of the encoded additive cost (pre-makespan dimensions high,
+        post-makespan low): g + total is at most every completion's encoded cost, so its high digits bound the
+        pre-makespan block, and for a completion whose block equals them, ``mk`` bounds the makespan and the low
+        digits bound the rest."""
+        g = encode(node.add[d] for d in self.pre_dims + self.post_dims)
+        both = g + total
+        return (both >> self.shift, max(node.mk, mk), both & ((1 << self.shift) - 1))
+
+    def evaluate(self, node: _Node) -> tuple[tuple, _Landmarks | None] | None:
+        """A fresh key for the node and the landmarks behind it; None when no valid completion exists."""
         if not self.reductions:
-            return (0, 0, 0)
+            return self.g_key(node), None
         rt = self.relaxed
         assert rt is not None
         started = tuple(sorted({r[3] for r in node.running if r[1] == 1}))
@@ -371,17 +394,16 @@ class _Search:
             if total == INF:
                 self._cost_cache[ckey] = None
             else:
-                # total <= every completion's encoded cost, so its high digits bound the pre-makespan block, and for
-                # a completion whose pre-makespan cost equals that bound the low digits bound the rest; such a
-                # completion cannot use an action whose pre-makespan cost exceeds the bound
-                h_pre, h_post = int(total) >> self.shift, int(total) & ((1 << self.shift) - 1)
+                total = int(total)
+                # a completion whose pre-makespan cost equals the bound cannot use an action costing more than it
+                h_pre = total >> self.shift
                 within = [e and c <= h_pre for e, c in zip(enabled, self.pre_costs, strict=True)]
                 work = saturated(cuts, self.work_costs, within)
-                self._cost_cache[ckey] = (h_pre, h_post, work, within, enabled)
+                self._cost_cache[ckey] = (total, _Landmarks.of(cuts, self.lex_costs), work, within, enabled)
         cached = self._cost_cache[ckey]
         if cached is None:
             return None
-        h_pre, h_post, work, within, enabled = cached
+        total, landmarks, work, within, enabled = cached
         t = node.t
         available = []
         for g in range(len(self.task.resources)):
@@ -399,18 +421,54 @@ class _Search:
         rest = [p for p in init if p not in seeds]
         mk = max(workload_makespan(available, int(work)),
                  earliest_makespan(rt, pre, pre_of, rest, within, t, not_before, seeds))
+        key = self.key_of(node, total, mk)
         if mk <= self.horizon:
-            return h_pre, mk, h_post
+            return key, landmarks
         if within is not enabled and earliest_makespan(rt, pre, pre_of, rest, enabled, t, not_before,
                                                        seeds) <= self.horizon:
-            return h_pre + 1, 0, 0  # only a dearer completion can make the deadline
+            # no completion at the bound's pre-makespan cost fits the deadline: the next lexicographic value
+            return (key[0] + 1, node.mk, self.g_key(node)[2]), landmarks
         return None
 
+    def reuse(self, child: _Node, parent: _Node, a: GroundAction) -> tuple:
+        """The key of ``child`` (``parent`` with ``a`` started) from the parent's landmarks: those without a's start
+        are still landmarks of the child (its completions are the parent's that start a here), with the same
+        admissible cost partition."""
+        lm = parent.landmarks
+        assert lm is not None and self.relaxed is not None
+        hit = lm.of_op.get(self.relaxed.start_op[a.index], 0) & parent.alive
+        child.landmarks, child.alive, child.total = lm, parent.alive & ~hit, parent.total - lm.sum(hit)
+        return self.key_of(child, child.total, 0)
 
-def _key(search: _Search, node: _Node, h: tuple[float, float, float]) -> tuple:
-    pre = encode(node.add[d] for d in search.pre_dims)
-    post = encode(node.add[d] for d in search.post_dims)
-    return (pre + h[0], max(node.mk, h[1]), post + h[2])
+
+@dataclass(frozen=True)
+class _Landmarks:
+    """The cuts of one LM-cut run: their costs and, per op, the cuts it is in (a bit mask)."""
+
+    costs: tuple[int, ...]
+    of_op: dict[int, int]
+    total: int
+
+    @classmethod
+    def of(cls, cuts: list[list[int]], op_costs: list[int]) -> _Landmarks:
+        costs = []
+        of_op: dict[int, int] = {}
+        left = list(op_costs)
+        for i, cut in enumerate(cuts):
+            m = min(left[o] for o in cut)
+            costs.append(m)
+            for o in cut:
+                left[o] -= m
+                of_op[o] = of_op.get(o, 0) | 1 << i
+        return cls(tuple(costs), of_op, sum(costs))
+
+    def sum(self, mask: int) -> int:
+        out = 0
+        while mask:
+            low = mask & -mask
+            out += self.costs[low.bit_length() - 1]
+            mask ^= low
+        return out
 
 
 def _bounds_text(task: Task, max_actions: int | None) -> str:
@@ -432,15 +490,23 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
 
     Raises :class:`hygiene_pddl.replay.PhysicalInconsistency` when the history itself cannot be replayed.
     """
-    t_begin = time.perf_counter()
+    t_begin, cpu_begin = time.perf_counter(), time.process_time()
     world = World.initial(reg, inst)
     ongoing = run_history(reg, inst, world)
     task = compile_task(reg, inst, world, ongoing)
     kept = relevant_actions(task) if reductions else task.actions
+    classes: list[list[str]] = []
+    if reductions:
+        fixed = {x for rec in ongoing for x in rec.args}
+        classes = interchangeable(task, inst.goals, dict(inst.objects), reg.grippers, task.actions, fixed)
+        kept = close_under(kept, task.actions, classes)
     actions = [GroundAction(i, a.name, a.args, a.duration, a.resources, a.consumes, a.additive, a.start, a.end,
                             a.overall) for i, a in enumerate(kept)]
+    symmetry = Symmetry(task, actions, classes) if classes else None
     search = _Search(task, actions, inst.profile.order, max_actions, reductions)
     notes = [f"{len(task.actions)} ground actions, {len(actions)} relevant", *task.notes]
+    if classes:
+        notes.append("interchangeable: " + "; ".join(" ".join(c) for c in classes))
     if task.prior_violations:
         notes.append(f"{task.prior_violations} prior violation(s) in the history (kept on record)")
     bounds_text = _bounds_text(task, max_actions)
@@ -457,7 +523,7 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
                 node = node.parent
         plan = tuple(sorted(chosen, key=lambda c: (c.start, c.order)))
         return SearchResult(status, cost, plan, expanded, time.perf_counter() - t_begin, max_actions, len(actions),
-                            tuple(notes), bounds_text)
+                            tuple(notes), bounds_text, time.process_time() - cpu_begin, search.evaluations)
 
     n_steps = len(actions)
     running0 = tuple(sorted((end, 0, -ga.history, n_steps + j, -1, -1) for j, (ga, end) in enumerate(task.ongoing)))
@@ -485,10 +551,11 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
         mine = record(node)
         return any(dominates(other, mine) for other in closed.get(sig, ()))
 
-    # Keys are lexicographic lower bounds on every completion's final key. A child inherits its parent's key (its
-    # completions are some of the parent's) and gets its own bound only when it reaches the top of the queue
-    # (lazy evaluation): then the larger of the two keys is used, and the node goes back if that key grew.
-    push(root, _key(search, root, (0, 0, 0)))
+    # Keys are lexicographic lower bounds on every completion's final key. A child first gets its parent's key (its
+    # completions are some of the parent's), or, when it starts an action, the larger key its parent's landmarks give
+    # (those the start does not hit), and a fresh bound when it reaches the top of the queue (lazy evaluation): the
+    # larger key is used, and the node goes back if the key grew.
+    push(root, search.g_key(root))
     expanded = 0
     best: _Node | None = None
     best_key: tuple | None = None
@@ -496,38 +563,39 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
         key, incomplete, _, _, evaluated, node = heapq.heappop(queue)
         if not incomplete:
             return result(SearchStatus.OPTIMAL, node, expanded)
-        sig = node.signature()
+        sig = node.signature(symmetry)
         if dominated(node, sig):
             continue
         if not evaluated:
-            h = search.bound(node)
-            if h is None:
+            search.evaluations += 1
+            fresh = search.evaluate(node)
+            if fresh is None:
                 continue
-            fresh = max(key, _key(search, node, h))
-            if fresh > key:
-                push(node, fresh, evaluated=True)
+            node.landmarks = fresh[1]
+            if fresh[1] is not None:
+                node.alive, node.total = (1 << len(fresh[1].costs)) - 1, fresh[1].total
+            if fresh[0] > key:
+                push(node, fresh[0], evaluated=True)
                 continue
         mine = record(node)
         closed[sig] = [r for r in closed.get(sig, ()) if not dominates(mine, r)] + [mine]
         expanded += 1
-        if expanded & 255 == 0 and time.perf_counter() - t_begin > time_limit:
-            return result(SearchStatus.UNDETERMINED, best, expanded)
-        if time_limit <= 0:
+        if time.perf_counter() - t_begin > time_limit:
             return result(SearchStatus.UNDETERMINED, best, expanded)
         if not node.running and holds(task.goal, node.facts) and not node.contam & task.unsafe:
-            final = _key(search, node, (0, 0, 0))
+            final = search.g_key(node)
             push(node, final, complete=True)  # a complete plan: any extension costs at least as much
             if best_key is None or final < best_key:
                 best, best_key = node, final
             continue
-        children: list[_Node] = []
+        children: list[tuple[_Node, GroundAction | None]] = []
         busy = search.busy(node.running)
         startable = [a for a in actions if search.startable(node, a, busy)]
         if node.running or not reductions:
             to = search.next_time(node, startable)
             if to is not None:
                 try:
-                    children.append(search.advance(node, to))
+                    children.append((search.advance(node, to), None))
                 except _Invalid:
                     pass
         if max_actions is None or node.n < max_actions:
@@ -535,12 +603,16 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
                 if reductions and node.last >= 0 and a.index < node.last and not search.dependent(node.last, a.index):
                     continue  # simultaneous independent starts commute: only the sorted order is explored
                 try:
-                    children.append(search.start(node, a))
+                    children.append((search.start(node, a), a))
                 except _Invalid:
                     pass
-        for child in children:
-            if not dominated(child, child.signature()):
-                push(child, max(key, _key(search, child, (0, 0, 0))))
+        for child, a in children:
+            if dominated(child, child.signature(symmetry)):
+                continue
+            if a is not None and node.landmarks is not None:
+                push(child, max(key, search.reuse(child, node, a)))
+            else:
+                push(child, max(key, search.g_key(child)))
     return result(SearchStatus.INFEASIBLE, None, expanded)
 
 

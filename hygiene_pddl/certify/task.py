@@ -141,6 +141,16 @@ class Task:
     gripper_resources: int  # bit mask of the gripper resources
     notes: list[str] = field(default_factory=list)
     prior_violations: int = 0
+    static: frozenset[Atom] = frozenset()  # true atoms of predicates no action of K changes
+
+    def index_atom(self, atom: Atom) -> int:
+        """The bit of an atom, adding it (never true, no action touches it) when it is new."""
+        if not hasattr(self, "_atom_index"):
+            self._atom_index = {a: i for i, a in enumerate(self.atoms)}
+        if atom not in self._atom_index:
+            self._atom_index[atom] = len(self.atoms)
+            self.atoms.append(atom)
+        return self._atom_index[atom]
 
     @property
     def H(self) -> int:  # noqa: N802 - hazards per carrier
@@ -475,7 +485,7 @@ def compile_task(reg: Registries, inst: Instance, world: World, ongoing: list[Hi
     goal: Cond = (goal_pos, 0, tuple(goal_rooms)) if feasible_goals and not never_ends else NEVER
     return Task(comp.rules, comp.atoms, comp.carriers, comp.hazards, comp.resources, stock_names, facts, contam,
                 tuple(world.stocks.get(s, 0) for s in stock_names), actions, running, goal, unsafe, horizon,
-                grippers, notes, len(world.violations))
+                grippers, notes, len(world.violations), frozenset(comp.static_true))
 
 
 def _doomed(rec: HistoryRecord) -> GroundAction:
