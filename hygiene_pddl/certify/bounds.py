@@ -58,7 +58,7 @@ def bits(mask: int) -> list[int]:
 class RelaxedTask:
     """The relaxed task of one search: props and split ops (parallel lists), and per-state initial props."""
 
-    def __init__(self, task: Task, actions: Sequence[GroundAction]):
+    def __init__(self, task: Task, actions: Sequence[GroundAction], groups: Sequence[int] = ()):
         self.task = task
         self.actions = list(actions)
         H = task.H
@@ -118,8 +118,17 @@ class RelaxedTask:
         self.op_duration: list[int] = []
         self.op_dels: list[int] = []  # atoms an op may delete (room achievers)
 
+        # per op, what its happening certainly requires and does (for the re-achievement rule below)
+        self.op_req_true: list[int] = []
+        self.op_req_false: list[int] = []
+        self.op_certain_adds: list[int] = []
+        self.op_resources: list[int] = []
+        self.op_guard: list[int] = []  # the positive guard atoms of a guarded effect's op (0 for a happening's op)
+        self.op_early: list[list[int]] = []  # props that must hold at the action's start (see _reachieve)
+
         def add_op(pre: list[int], cons: list[tuple[int, int]], adds: list[int], kind: int, k: int, started: int,
-                   duration: int, dels: int) -> None:
+                   duration: int, dels: int, req: tuple[int, int] = (0, 0), certain_adds: int = 0, resources: int = 0,
+                   guard: int = 0) -> None:
             self.op_pre.append(pre)
             self.op_cons.append(cons)
             self.op_add.append(adds)
@@ -128,39 +137,54 @@ class RelaxedTask:
             self.op_started.append(started)
             self.op_duration.append(duration)
             self.op_dels.append(dels)
+            self.op_req_true.append(req[0])
+            self.op_req_false.append(req[1])
+            self.op_certain_adds.append(certain_adds)
+            self.op_resources.append(resources)
+            self.op_guard.append(guard)
+            self.op_early.append([])
 
         def add_happening(p: Phase, pre: list[int], extra: list[int], kind: int, k: int, started: int,
-                          duration: int) -> None:
+                          duration: int, req: tuple[int, int], resources: int) -> None:
             """The op of one happening, and one op per guarded effect of it (its guard joins the preconditions)."""
             adds, guarded = phase_adds(p)
-            add_op(pre, constraints(p), adds + extra, kind, k, started, duration, p.dels)
+            add_op(pre, constraints(p), adds + extra, kind, k, started, duration, p.dels, req, p.adds, resources)
             for guard, effect in guarded:
                 cond_kind = kind if kind != START else END  # a start's guarded effect: at the start, after "started"
+                g_dels = _union_dels(u.dels for u in p.updates if u.guard == guard)
+                g_adds = _union_dels(u.adds for u in p.updates if u.guard == guard)
                 add_op([*([started] if kind == START else pre), *cond_pre(guard)], [], effect, cond_kind, k,
-                       extra[0] if kind == START else started, duration if kind != START else 0, guard_dels(p, guard))
-
-        def guard_dels(p: Phase, guard: Cond) -> int:
-            return _union_dels(u.dels for u in p.updates if u.guard == guard)
+                       extra[0] if kind == START else started, duration if kind != START else 0, p.dels | g_dels,
+                       (req[0] | guard[0], req[1] | guard[1]), p.adds | g_adds, resources, guard[0])
 
         self.started: list[int] = []
-        self.start_op: list[int] = []
+        self.start_ops: list[list[int]] = []  # the start op of each action and its copies
         for k, a in enumerate(self.actions):
             s = prop(("s", k))
             self.started.append(s)
-            self.start_op.append(len(self.op_pre))
+            self.start_ops.append([len(self.op_pre)])
             add_happening(a.start, cond_pre(a.start.cond) + cond_pre(a.overall, a.start.adds, a.start.dels), [s],
-                          START, k, -1, 0)
-            add_happening(a.end, [s, *cond_pre(a.end.cond)], [], END, k, s, a.duration)
+                          START, k, -1, 0, (a.start.cond[0] | a.overall[0], a.start.cond[1] | a.overall[1]),
+                          a.resources)
+            # an end's pre-state is inside the interval: the over-all condition holds there
+            add_happening(a.end, [s, *cond_pre(a.end.cond)], [], END, k, s, a.duration,
+                          (a.end.cond[0] | a.overall[0], a.end.cond[1] | a.overall[1]), a.resources)
         self.history_started: dict[int, int] = {}
         for ga, _ in task.ongoing:
             s = prop(("h", ga.history))
             self.history_started[ga.history] = s
-            add_happening(ga.end, [s, *cond_pre(ga.end.cond)], [], HISTORY, -1, s, ga.duration)
+            add_happening(ga.end, [s, *cond_pre(ga.end.cond)], [], HISTORY, -1, s, ga.duration,
+                          (ga.end.cond[0] | ga.overall[0], ga.end.cond[1] | ga.overall[1]), ga.resources)
         add_op(cond_pre(task.goal) + [prop(("c", i)) for i in bits(task.unsafe)], [], [self.GOAL], GOAL_OP, -1, -1,
                0, 0)
         self.goal_op = len(self.op_pre) - 1
         for o, dels in enumerate(self.op_dels):  # room props: achieved by taking a counted atom away
             self.op_add[o] += [p for (mask, _), p in rooms.items() if mask & dels]
+        self.after: list[tuple[int, int, int]] = []  # (atom, prop L, prop "atom re-achieved after L")
+        root = {p for key, p in index.items()
+                if (key[0] == "t" and task.facts >> key[1] & 1) or (key[0] == "f" and not task.facts >> key[1] & 1)
+                or (key[0] == "c" and not task.contam >> key[1] & 1)}
+        self._reachieve(index, prop, groups, root)
         self._prune(len(index))
         self.n_props = len(index)
         self.n_ops = len(self.op_pre)
@@ -177,6 +201,130 @@ class RelaxedTask:
             for _, w in cons:
                 self.waivers |= w
         self._pre_cache: dict[int, tuple[list[list[int]], list[list[int]]]] = {}
+
+    def _reachieve(self, index: dict[tuple, int], prop, groups: Sequence[int], root_props: set[int]) -> None:  # noqa: ANN001
+        """Re-achievement after a landmark (docs/certification.md, "Lower bounds").
+
+        When prop X must hold at some moment at which prop L holds too, L must be achieved before that moment
+        (or already holds), and every achiever of L leaves X false (deletes it, needs it false, or needs an atom
+        that excludes it: ``groups`` are at-most-one groups), then X is achieved after the last achievement of L:
+        the requirement becomes "X after L", achieved by copies of X's achievers that need L, and whose own
+        preconditions that every achiever of L falsifies become "after L" in turn (a shirt on the rack after its
+        wash needs a gripper holding it after the wash, so an unload from the washer, so the door opened after the
+        wash). Two such moments: the end (X and L goals, L false now), and the start of an action whose guarded
+        end effect needs L there (L is early: none of its achievers can happen while the action runs, as each
+        breaks its over-all condition or needs its resource) while its start needs X (the door is closed after
+        loading)."""
+        adders: dict[int, list[int]] = {}
+        for o, adds in enumerate(self.op_add):
+            for q in adds:
+                adders.setdefault(q, []).append(o)
+        in_groups: dict[int, int] = {}
+        for g in groups:
+            for x in bits(g):
+                in_groups[x] = in_groups.get(x, 0) | g
+        kind_of = {p: key for key, p in index.items() if key[0] in ("t", "f")}
+        adds_atoms = []
+        for adds in self.op_add:
+            m = 0
+            for q in adds:
+                key = kind_of.get(q)
+                if key is not None and key[0] == "t":
+                    m |= 1 << key[1]
+            adds_atoms.append(m)
+        falsified_cache: dict[int, tuple[int, int]] = {}
+
+        def falsified(o: int) -> tuple[int, int]:
+            """(atoms false, atoms true) right after op o's happening."""
+            if o not in falsified_cache:
+                true_after = (self.op_req_true[o] & ~self.op_dels[o]) | self.op_certain_adds[o]
+                false_after = self.op_req_false[o] | self.op_dels[o]
+                for y in bits(self.op_req_true[o]):
+                    false_after |= in_groups.get(y, 0) & ~(1 << y)
+                falsified_cache[o] = (false_after & ~adds_atoms[o], true_after)
+            return falsified_cache[o]
+
+        started_of = {p: k for k, p in enumerate(self.started)}
+
+        def excludes(o: int, b: GroundAction) -> bool:
+            """o is the end of an action A that b cannot start during (b's start breaks A's over-all condition or
+            needs A's resource) and that outlasts b: so b, ending after o, also starts after o."""
+            if self.op_kind[o] != END or self.op_action[o] < 0:
+                return False
+            a = self.actions[self.op_action[o]]
+            need, forbid = a.overall[0], a.overall[1]
+            st = b.start
+            return b.duration < a.duration and bool(
+                (st.cond[1] | st.dels) & need or (st.cond[0] | st.adds) & forbid or b.resources & a.resources)
+
+        def always(q: int, lp: int) -> bool:
+            if not adders.get(lp):
+                return False
+            if q in started_of:  # the start of an action whose end comes after every achiever of lp
+                b = self.actions[started_of[q]]
+                return all(excludes(o, b) for o in adders[lp])
+            key = kind_of.get(q)
+            if key is None:
+                return False
+            return all(falsified(o)[0 if key[0] == "t" else 1] >> key[1] & 1 for o in adders[lp])
+
+        made: dict[tuple[int, int], int] = {}
+        work: list[tuple[int, int, int]] = []
+
+        def after(q: int, lp: int) -> int:
+            if (q, lp) not in made:
+                xl = prop(("after", q, lp))
+                made[(q, lp)] = xl
+                self.after.append((q, lp, xl))
+                work.append((q, lp, xl))
+            return made[(q, lp)]
+
+        def lifted(props: list[int], lp: int) -> list[int]:
+            return [after(q, lp) if always(q, lp) else q for q in props]
+
+        for o in range(len(self.op_pre)):  # early guards of guarded end effects, and the start conditions they force
+            k = self.op_action[o]
+            if self.op_kind[o] != END or k < 0 or not self.op_guard[o]:
+                continue
+            a = self.actions[k]
+            need, forbid = a.overall[0], a.overall[1]
+            early = []
+            for g in bits(self.op_guard[o]):
+                gp = index[("t", g)]
+                if all(self.op_kind[b] != HISTORY and (
+                        (self.op_req_false[b] | self.op_dels[b]) & need or (self.op_req_true[b]
+                                                                            | self.op_certain_adds[b]) & forbid
+                        or self.op_resources[b] & a.resources) for b in adders.get(gp, [])):
+                    early.append(gp)
+            at_start = [index[("t", x)] for x in bits((a.start.cond[0] | a.overall[0]) & ~a.start.adds)
+                        if ("t", x) in index]
+            for gp in list(early):
+                for xp in at_start:
+                    if always(xp, gp):
+                        xl = after(xp, gp)
+                        self.op_pre[o].append(xl)
+                        early.append(xl)
+            self.op_early[o] = early
+        goal_props = list(self.op_pre[self.goal_op])
+        for xp in goal_props:
+            for lp in goal_props:
+                if lp != xp and lp not in root_props and always(xp, lp):
+                    self.op_pre[self.goal_op].append(after(xp, lp))
+        while work:
+            q, lp, xl = work.pop()
+            for o in adders.get(q, []):
+                self._copy(o, [*lifted(self.op_pre[o], lp), lp], [*self.op_add[o], xl], lifted(self.op_early[o], lp))
+
+    def _copy(self, o: int, pre: list[int], adds: list[int], early: list[int]) -> None:
+        """A copy of op o with other preconditions, effects and early props (same kind, action and cost)."""
+        for field in ("op_cons", "op_kind", "op_action", "op_started", "op_duration", "op_dels", "op_req_true",
+                      "op_req_false", "op_certain_adds", "op_resources", "op_guard"):
+            getattr(self, field).append(getattr(self, field)[o])
+        self.op_pre.append(pre)
+        self.op_add.append(adds)
+        self.op_early.append(early)
+        if self.op_kind[o] == START:
+            self.start_ops[self.op_action[o]].append(len(self.op_pre) - 1)
 
     def _prune(self, n_props: int) -> None:
         """Keep the props the goal can need (backward from it through preconditions and protection constraints)
@@ -233,6 +381,9 @@ class RelaxedTask:
         out += [p for mask, cap, p in self.room_props if (facts & mask).bit_count() < cap]
         out += [self.started[k] for k in started]
         out += [self.history_started[h] for h in history]
+        if self.after:  # "X after L" holds now when X and L both hold now
+            present = set(out)
+            out += [xl for q, lp, xl in self.after if q in present and lp in present]
         return out
 
     def enabled(self, stocks: Sequence[int]) -> list[bool]:
@@ -396,6 +547,7 @@ def earliest_makespan(rt: RelaxedTask, pre: list[list[int]], pre_of: list[list[i
     unsat = [len(p) for p in pre]
     op_add, op_kind, op_action, op_started, op_duration = (rt.op_add, rt.op_kind, rt.op_action, rt.op_started,
                                                           rt.op_duration)
+    op_early = rt.op_early
     by_history: set[int] = set()
     heappush, heappop = heapq.heappush, heapq.heappop
     while heap:
@@ -414,7 +566,11 @@ def earliest_makespan(rt: RelaxedTask, pre: list[list[int]], pre_of: list[list[i
                 nb = not_before.get(op_action[o], 0)
                 val = max(val, t, nb)
             else:
-                end = when[op_started[o]] + op_duration[o]
+                begin = when[op_started[o]]
+                for e in op_early[o]:  # props that hold at the action's start: it starts no earlier
+                    if when[e] > begin:
+                        begin = when[e]
+                end = begin + op_duration[o]
                 if end > val:
                     val = end
                 if kind == HISTORY:

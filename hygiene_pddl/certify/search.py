@@ -37,6 +37,7 @@ from hygiene_pddl.certify.bounds import (
     saturated,
     workload_makespan,
 )
+from hygiene_pddl.certify.mutex import mutex_groups
 from hygiene_pddl.certify.relevance import relevant_actions
 from hygiene_pddl.certify.symmetry import Symmetry, close_under, interchangeable
 from hygiene_pddl.certify.task import ADDITIVE, GroundAction, Phase, Task, compile_task, holds
@@ -151,7 +152,7 @@ class _Search:
         self._inter: dict[tuple, bool] = {}
         self._dep: dict[tuple[int, int], bool] = {}
         self.potential = [self._potential(a) for a in actions] if reductions else []
-        self.relaxed = RelaxedTask(task, actions) if reductions else None
+        self.relaxed = RelaxedTask(task, actions, mutex_groups(task, task.actions)) if reductions else None
         if self.relaxed is not None:
             rt = self.relaxed
             # one lexicographic cost: the pre-makespan dimensions as the high digits, the post-makespan ones low
@@ -159,6 +160,7 @@ class _Search:
                                               for a in actions])
             self.pre_costs = rt.action_costs([encode(a.additive[d] for d in self.pre_dims) for a in actions])
             self.work_costs = rt.action_costs([a.additive[-1] for a in actions])
+            self.unit_costs = rt.action_costs([1] * len(actions))
             self.shift = DIGIT * len(self.post_dims)
         self._cost_cache: dict[tuple, tuple | None] = {}
         self.evaluations = 0
@@ -399,11 +401,14 @@ class _Search:
                 h_pre = total >> self.shift
                 within = [e and c <= h_pre for e, c in zip(enabled, self.pre_costs, strict=True)]
                 work = saturated(cuts, self.work_costs, within)
-                self._cost_cache[ckey] = (total, _Landmarks.of(cuts, self.lex_costs), work, within, enabled)
+                more = saturated(cuts, self.unit_costs, enabled)  # actions any completion still starts
+                self._cost_cache[ckey] = (total, _Landmarks.of(cuts, self.lex_costs), work, within, enabled, more)
         cached = self._cost_cache[ckey]
         if cached is None:
             return None
-        total, landmarks, work, within, enabled = cached
+        total, landmarks, work, within, enabled, more = cached
+        if self.max_actions is not None and node.n + more > self.max_actions:
+            return None
         t = node.t
         available = []
         for g in range(len(self.task.resources)):
@@ -436,7 +441,10 @@ class _Search:
         admissible cost partition."""
         lm = parent.landmarks
         assert lm is not None and self.relaxed is not None
-        hit = lm.of_op.get(self.relaxed.start_op[a.index], 0) & parent.alive
+        hit = 0
+        for o in self.relaxed.start_ops[a.index]:  # the action's start op and its copies
+            hit |= lm.of_op.get(o, 0)
+        hit &= parent.alive
         child.landmarks, child.alive, child.total = lm, parent.alive & ~hit, parent.total - lm.sum(hit)
         return self.key_of(child, child.total, 0)
 

@@ -16,14 +16,14 @@ TIME_FIRST = "time_first"
 def instance(reg: Registries, name: str, *, objects: dict[str, str], facts: list[str], goals: list[str],
              actions: list[str], hazards: list[str], sources: list[tuple[str, str, str]] = (),
              stocks: dict[str, int] | None = None, time_left: int = 12, profile: str = WATER_FIRST,
-             history: list[dict] = (), decision_time: int = 0, events: list[str] = ()) -> Instance:
-    """A format-2 instance; observations and R_t are derived by replaying the history, and the (safe x) goals
-    that deliveries imply are added (as a format-2 file must state them)."""
+             history: list[dict] = (), decision_time: int = 0, events: list[str] = (), fmt: int = 2) -> Instance:
+    """An instance; observations and R_t are derived by replaying the history. Format 2 states the (safe x) goals
+    that deliveries imply (they are added here); for format 1 the loader adds them and says so in its notes."""
     rules = HygieneRules(reg, objects, hazards)
-    implied = rules.implied_safe_goals([atom_from_text(g) for g in goals])
+    implied = rules.implied_safe_goals([atom_from_text(g) for g in goals]) if fmt >= 2 else []
     treatments = sorted({t for a in actions for t in reg.actions[a].treatment_names})
     data = {
-        "format": "hygiene-pddl-instance/2", "id": name, "family": "spoon_fruit", "request": f"test task {name}",
+        "format": f"hygiene-pddl-instance/{fmt}", "id": name, "family": "spoon_fruit", "request": f"test task {name}",
         "goals": list(goals) + [atom_text(g) for g in implied], "decision_time": decision_time,
         "horizon": decision_time + time_left, "objects": dict(sorted(objects.items())),
         "initial": {"facts": sorted(facts), "hazards": [{"carrier": [o, p], "hazard": h} for o, p, h in sources],
