@@ -158,6 +158,9 @@ for prof in ("canonical", "waste_first"):
     check(inst, [(0, "pick", ["left", "raw_chicken", "film", "board"]), (1, "place", ["left", "raw_chicken", "fridge"]),
                  (2, "replace-pad", ["left"]), (4, "pick", ["left", "loaf", "crust", "shelf"]),
                  (5, "put", ["left", "loaf", "board"])], f"E6 {prof} replace the pad")
+    check(inst, [(0, "don-glove", ["right"]), (0, "pick", ["left", "raw_chicken", "film", "board"]),
+                 (1, "place", ["left", "raw_chicken", "fridge"]), (1, "pick", ["right", "loaf", "crust", "shelf"]),
+                 (2, "put", ["right", "loaf", "board"])], f"E6 {prof} glove over the bleached pad, both grippers")
     check(inst, [(0, "pick", ["right", "raw_chicken", "film", "board"]), (1, "place", ["right", "raw_chicken", "fridge"]),
                  (0, "pick", ["left", "loaf", "crust", "shelf"]), (1, "put", ["left", "loaf", "board"])],
           f"E6 {prof} bleached right pad takes the chicken (must fail)")
@@ -212,7 +215,7 @@ HAND = {
     "washer-soil-time_first": vec(water=4, cleaning_agent=1, energy=4, active_robot_time=6, makespan=11),
     "washer-mould-water_first": vec(water=4, cleaning_agent=1, energy=4, active_robot_time=6, makespan=11),
     "shared_basket-canonical": vec(water=1, active_robot_time=5, makespan=3),
-    "gloves-canonical": vec(solid_waste=1, active_robot_time=6, makespan=6),
+    "gloves-canonical": vec(solid_waste=1, active_robot_time=5, makespan=3),
     "gloves-waste_first": vec(disinfectant=1, active_robot_time=6, makespan=6),
     "fridge_handle-dirty": vec(active_robot_time=3, makespan=4),
     "fridge_handle-clean": vec(active_robot_time=3, makespan=3),
