@@ -154,7 +154,7 @@ def prompt_context(reg: Registries, inst: Instance) -> dict:
                         "surface": otype.surface, "static": list(otype.static)})
     # treatment efficacy restricted to the hazards of this task
     treatments = [_entry(t, dataclasses.replace(reg.treatments[t], removes=tuple(
-        (h, mats) for h, mats in reg.treatments[t].removes if h in known))) for t in inst.treatments]
+        (h, mats) for h, mats in reg.treatments[t].removes if h in known))) for t in sorted(inst.treatments)]
     known_events = set(inst.known_events)
     return {
         "request": inst.request,
@@ -165,8 +165,8 @@ def prompt_context(reg: Registries, inst: Instance) -> dict:
         "parts": [{"name": p, "material": m} for p, m in reg.parts],
         "objects": objects,
         "initial_facts": sorted(atom_text(a) for a in inst.initial_facts),
-        "initial_hazards": [{"carrier": f"{h.carrier[0]}.{h.carrier[1]}", "hazard": h.hazard}
-                            for h in inst.initial_hazards],
+        "initial_hazards": sorted(({"carrier": f"{h.carrier[0]}.{h.carrier[1]}", "hazard": h.hazard}
+                                   for h in inst.initial_hazards), key=lambda h: (h["carrier"], h["hazard"])),
         "initial_stocks": [{"stock": s, "amount": n} for s, n in inst.initial_stocks],
         "history": [{"index": r.index, "kind": r.kind, "text": r.text(), "start": _t(r.start), "end": _t(r.end),
                      "duration": _t(r.duration), "note": r.note, "known": r.index in known_events}
@@ -178,9 +178,9 @@ def prompt_context(reg: Registries, inst: Instance) -> dict:
         "dimensions": list(DIMENSIONS),
         "predicates": [{"name": p, "kinds": list(kinds)} for p, kinds in reg.predicates],
         "stocks": list(reg.stocks),
-        "actions": [_entry(a, reg.actions[a]) for a in inst.actions],
-        "events": [_event_entry(e, reg.events[e]) for e in inst.events],
-        "hazards": [_entry(h, reg.hazards[h]) for h in inst.hazards],
+        "actions": [_entry(a, reg.actions[a]) for a in sorted(inst.actions)],
+        "events": [_event_entry(e, reg.events[e]) for e in sorted(inst.events)],
+        "hazards": [_entry(h, reg.hazards[h]) for h in sorted(inst.hazards)],
         "treatments": treatments,
         "protection": [_entry(tag, reg.protection[tag]) for tag in sorted(tags) if tag in reg.protection],
     }
