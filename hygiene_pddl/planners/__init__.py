@@ -39,7 +39,8 @@ def canonical_name(name: str) -> str:
     """``name`` as every process reads it the same way (``saved:DIR`` gets an absolute DIR)."""
     from hygiene_pddl.planners.base import PLANNER_FAMILIES
 
-    catalogue()
+    if name in catalogue():
+        return name
     prefix, sep, rest = name.partition(":")
     family = PLANNER_FAMILIES.get(prefix)
-    return family.canonical(name) if sep and rest and family is not None and name not in catalogue() else name
+    return family.canonical(name) if sep and rest and family is not None else name

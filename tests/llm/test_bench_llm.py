@@ -17,7 +17,7 @@ from tests.llm.server import ScriptedServer
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTANCES = [str(find_instance(i)) for i in PLAN_SCENARIOS]
-PLANNERS = "llm:scripted,hygiene-nsp-llm,hygiene-nsp"
+PLANNERS = "llm:scripted,hygiene-nsp-llm"  # hygiene-nsp beside them: docs/llm.md, the helper report
 
 
 def _cli(env: dict, *args: str) -> subprocess.CompletedProcess:
@@ -64,7 +64,6 @@ def test_llm_planners_on_the_bench_end_to_end(tmp_path, monkeypatch):
             "correct_rejection": 1, "incorrect_rejection": 1, "invalid_continuation": 1,  # unsafe plan
             "no_plan": 2}  # unreadable text, timeout
         assert _failures(tables, "hygiene-nsp-llm") == {"safe_optimal": 8, "no_plan": 1}  # the failed grounding
-        assert _failures(tables, "hygiene-nsp") == {"safe_optimal": 8, "correct_rejection": 1}
         llm = tables["llm"]["llm:scripted"]
         assert (llm["unreadable output"], llm["endpoint failure"], llm["retries"], llm["http_requests"],
                 llm["cached"]) == (1, 1, 2, 11, 0)

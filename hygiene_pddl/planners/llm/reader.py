@@ -440,6 +440,8 @@ def _resolve(reg: Registries, inst: Instance, raw_steps: list[RawStep], notes: l
         if duration is None:
             duration = Fraction(schema.duration)
             notes.append(f"step `{raw.text}`: no duration given, the registry's {schema.duration} used")
+        if duration < 0:
+            raise Unreadable(f"step `{raw.text}` has a negative duration ({float(duration):g})")
         args = tuple(binding[v] for v in schema.param_names)
         try:
             mapper.to_pddl(name, args)
