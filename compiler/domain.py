@@ -60,8 +60,7 @@ def endpoint_static(ep: Endpoint) -> str:
 
 def _endpoints(schema: ActionSchema) -> list[Endpoint]:
     eps = [e for c in schema.contacts for e in (c.a, c.b)]
-    if schema.treats:
-        eps.append(schema.treats.target)
+    eps += [t.target for t in schema.treats]
     return eps
 
 
@@ -114,11 +113,12 @@ def contact_effects(c: ContactSpec, hazards: list[str]) -> list[tuple[str, str]]
 
 
 def treatment_effects(schema: ActionSchema, hazards: list[str]) -> list[tuple[str, str]]:
-    if not schema.treats:
-        return []
-    var, t = endpoint_var(schema.treats.target), legal(schema.treats.treatment)
-    return [(f"(removes {t} {hazard_name(h)} {var})", f"(not (contaminated {var} {hazard_name(h)}))")
-            for h in hazards]
+    out = []
+    for use in schema.treats:
+        var, t = endpoint_var(use.target), legal(use.treatment)
+        out += [(f"(removes {t} {hazard_name(h)} {var})", f"(not (contaminated {var} {hazard_name(h)}))")
+                for h in hazards]
+    return out
 
 
 def _lit(lit) -> str:  # noqa: ANN001
@@ -149,7 +149,7 @@ class FamilyDomain:
     def of(cls, reg: Registries, family: str) -> FamilyDomain:
         fam = reg.families[family]
         actions = tuple(reg.actions[a] for a in sorted(fam.actions))
-        treatments = tuple(sorted({a.treats.treatment for a in actions if a.treats}))
+        treatments = tuple(sorted({t for a in actions for t in a.treatment_names}))
         capacities = tuple(sorted({c for a in actions for c in a.capacities}))
         stocks = tuple(s for s in reg.stocks if any(s in dict(a.consumes) for a in actions))
         dims = [d for d in ("water", "cleaning_agent", "disinfectant", "replacement_parts", "discarded_items",

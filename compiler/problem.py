@@ -169,12 +169,12 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
                 if rules.violates(y, h):
                     init.add(f"(unsafe {hazard_name(h)} {xs} {ys})")
     for a in fd.actions:
-        if a.treats:
-            for target in _endpoint_domain(reg, rules, a, a.treats.target):
+        for use in a.treats:
+            for target in _endpoint_domain(reg, rules, a, use.target):
                 for h in fd.hazards:
-                    if rules.removes(a.treats.treatment, target, h):
+                    if rules.removes(use.treatment, target, h):
                         carrier = names[("carrier", *target)]
-                        init.add(f"(removes {legal(a.treats.treatment)} {hazard_name(h)} {carrier})")
+                        init.add(f"(removes {legal(use.treatment)} {hazard_name(h)} {carrier})")
     busy = dict(state.busy_until)
     tils: list[str] = []
     comments = [f"instance {inst.id} (family {inst.family}); decision time t={t} is PDDL time 0",

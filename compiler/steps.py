@@ -39,8 +39,8 @@ class StepMapper:
             else:
                 out.append(self.names[("object", binding[p])])
         extra = {endpoint_var(ep): ep for c in schema.contacts for ep in (c.a, c.b)}
-        if schema.treats:
-            extra[endpoint_var(schema.treats.target)] = schema.treats.target
+        for use in schema.treats:
+            extra[endpoint_var(use.target)] = use.target
         for var, _ in parameters(schema)[len(schema.parameters):]:
             out.append(self.names[("carrier", *self.rules.ground(extra[var], binding))])
         return name, tuple(out)

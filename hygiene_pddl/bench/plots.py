@@ -137,7 +137,7 @@ def plan_bars(reg, inst, plan) -> list[Bar]:
         name, *args = text.strip("()").split()
         label = f"{index + 1}. {name} " + " ".join(a for a in args if a not in reg.grippers)
         for lane in lanes or ("(no resource)",):
-            bars.append(Bar(lane, float(start), float(end), label.strip(), reg.actions[name].treats is not None))
+            bars.append(Bar(lane, float(start), float(end), label.strip(), bool(reg.actions[name].treats)))
     return bars
 
 

@@ -136,7 +136,7 @@ def _compile(reg: Registries, rules: HygieneRules, schema: ActionSchema, binding
     try:
         contacts = {w: tuple((rules.ground(c.a, binding), rules.ground(c.b, binding)) for c in schema.contacts
                              if c.when == w) for w in ("start", "end")}
-        treatment = ((schema.treats.treatment, rules.ground(schema.treats.target, binding))
+        treatment = ((schema.treats[0].treatment, rules.ground(schema.treats[0].target, binding))
                      if schema.treats else None)
     except ValueError:  # an @base/@surface role the object type does not have
         return None

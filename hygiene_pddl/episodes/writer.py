@@ -46,8 +46,8 @@ class Episode:
             "profile": {"name": self.profile, "order": list(reg.profiles[self.profile].order)},
             "registry": {"actions": sorted(fam.actions), "events": sorted(fam.events),
                          "hazards": sorted(fam.hazards),
-                         "treatments": sorted({reg.actions[a].treats.treatment for a in fam.actions
-                                               if reg.actions[a].treats})},
+                         "treatments": sorted({t for a in fam.actions
+                                               for t in reg.actions[a].treatment_names})},
         }
         state = replay(instance_from_data(data, reg, self.id), reg, check=False)
         data["observations"] = {"facts": sorted(atom_text(a) for a in state.facts)}

@@ -106,7 +106,7 @@ def ground(reg: Registries, inst: Instance, schema: ActionSchema, binding: dict[
     try:
         contacts = {w: [(rules.ground(c.a, binding), rules.ground(c.b, binding)) for c in schema.contacts
                         if c.when == w] for w in ("start", "end")}
-        treatment = ((schema.treats.treatment, rules.ground(schema.treats.target, binding))
+        treatment = ((schema.treats[0].treatment, rules.ground(schema.treats[0].target, binding))
                      if schema.treats else None)
     except ValueError:
         return None

@@ -70,6 +70,9 @@ class ObjectType:
     base: str | None = None
     surface: str | None = None
     static: tuple[str, ...] = ()  # unary static predicates true of objects of this type
+    roles: tuple[tuple[str, str], ...] = ()  # further region roles (work, outer, ...) -> region
+    capacity: int | None = None  # how many items fit inside (the counted predicate, M5)
+    receives_contaminated: bool = False  # a hamper, bin, sink: delivering into it does not imply (safe x)
 
     @property
     def is_item(self) -> bool:
@@ -86,41 +89,76 @@ class ObjectType:
         raise KeyError(name)
 
     def role_region(self, role: str) -> str | None:
-        """The region playing ``role`` (``base`` or ``surface``)."""
-        return {"base": self.base, "surface": self.surface}[role]
+        """The region playing ``role`` (``base``, ``surface``, or a further role; ``outer`` defaults to base)."""
+        if role == "base":
+            return self.base
+        if role == "surface":
+            return self.surface
+        extra = dict(self.roles)
+        if role == "outer":
+            return extra.get("outer", self.base)
+        return extra.get(role)
+
+    def is_kind(self, kind: str) -> bool:
+        """Whether objects of this type can bind a parameter of ``kind`` (item, place or thing)."""
+        return {"item": self.is_item, "place": self.is_place, "thing": True}.get(kind, False)
+
+
+#: Region roles an endpoint may name as ``?x.@role``.
+ROLES = ("base", "surface", "work", "outer", "grasp")
 
 
 @dataclass(frozen=True)
 class Endpoint:
-    """One side of a contact: ``?x.pad``, ``?x.?r`` or ``?x.@surface``."""
+    """One side of a contact: ``?x.pad``, ``?x.?r``, ``?x.@surface`` (a region role) or ``?x.*`` (every region,
+    treatment targets only)."""
 
     var: str  # parameter name without '?'
-    part: str  # literal part/region name, '?r' region variable, or '@base' / '@surface'
+    part: str  # literal part/region name, '?r' region variable, '@role', or '*'
 
     @classmethod
     def parse(cls, text: str) -> Endpoint:
         obj, sep, part = text.partition(".")
         if not sep or not obj.startswith("?") or not part:
-            raise ValueError(f"expected an endpoint like ?g.pad, ?o.?r or ?o.@base, found {text!r}")
-        if part.startswith("@") and part[1:] not in ("base", "surface"):
-            raise ValueError(f"unknown region role {part!r} in {text!r}; expected @base or @surface")
+            raise ValueError(f"expected an endpoint like ?g.pad, ?o.?r, ?o.@base or ?o.*, found {text!r}")
+        if part.startswith("@") and part[1:] not in ROLES:
+            raise ValueError(f"unknown region role {part!r} in {text!r}; expected one of "
+                             + ", ".join(f"@{r}" for r in ROLES))
         return cls(obj[1:], part)
+
+    @property
+    def every_region(self) -> bool:
+        return self.part == "*"
 
     def __str__(self) -> str:
         return f"?{self.var}.{self.part}"
 
 
+Binder = tuple[tuple[str, str], ...]  # quantified variables (name, kind: item | place | thing)
+
+
 @dataclass(frozen=True)
 class ContactSpec:
+    """A contact between two endpoints at the start or end of an action (or at an event), happening only when
+    every ``guard`` literal holds in the pre-state, once for every binding of the ``forall`` variables."""
+
     a: Endpoint
     b: Endpoint
     when: str = "start"  # start | end
+    guard: tuple[Literal, ...] = ()
+    forall: Binder = ()
 
 
 @dataclass(frozen=True)
 class TreatmentUse:
+    """A treatment applied to a target carrier (or every region of ``?x.*``), guarded and quantified like a
+    contact."""
+
     target: Endpoint
     treatment: str
+    when: str = "end"
+    guard: tuple[Literal, ...] = ()
+    forall: Binder = ()
 
 
 @dataclass(frozen=True)
@@ -137,7 +175,7 @@ class ActionSchema:
     eff_start: tuple[Literal, ...] = ()
     eff_end: tuple[Literal, ...] = ()
     contacts: tuple[ContactSpec, ...] = ()
-    treats: TreatmentUse | None = None
+    treats: tuple[TreatmentUse, ...] = ()
     consumes: tuple[tuple[str, int], ...] = ()
     costs: tuple[tuple[str, int], ...] = ()
     description: str = ""
@@ -149,6 +187,18 @@ class ActionSchema:
     def param_type(self, var: str) -> str:
         return dict(self.parameters)[var]
 
+    @property
+    def treatment_names(self) -> tuple[str, ...]:
+        return tuple(sorted({t.treatment for t in self.treats}))
+
+
+@dataclass(frozen=True)
+class HazardAddition:
+    """An event's new hazard source: ``hazard`` (a name or a ``?h`` hazard parameter) appears on ``target``."""
+
+    target: Endpoint
+    hazard: str
+
 
 @dataclass(frozen=True)
 class EventSchema:
@@ -158,6 +208,9 @@ class EventSchema:
     consumes_param: tuple[str, str] | None = None
     sets_horizon: str | None = None
     description: str = ""
+    aborts: str | None = None  # a place parameter: the action running on that appliance ends without its end
+    adds_hazard: tuple[HazardAddition, ...] = ()
+    effects: tuple[Literal, ...] = ()
 
     @property
     def param_names(self) -> tuple[str, ...]:
@@ -199,6 +252,14 @@ class Registries:
     families: dict[str, Family] = field(hash=False)
     activity_groups: tuple[str, ...] = ()
     household_areas: tuple[str, ...] = ()
+    #: covering parts (M3): (covering part, covered part, unary gripper predicate that says it is worn)
+    covers: tuple[tuple[str, str, str], ...] = field(default=())
+    #: derived capacity conditions (M5): (derived predicate, counted predicate), e.g. ("room", "inside")
+    counted: tuple[tuple[str, str], ...] = field(default=())
+    #: unary predicates that block every contact with a region of their object (M4)
+    blocked_by: tuple[str, ...] = field(default=())
+    #: two-argument predicates whose goals deliver an item somewhere (deliveries are safe)
+    deliveries: tuple[str, ...] = field(default=("at",))
 
     def part_material(self, part: str) -> str:
         return dict(self.parts)[part]
@@ -210,3 +271,11 @@ class Registries:
             if tag in self.protection:
                 out |= self.protection[tag].against
         return frozenset(out)
+
+    def counted_predicate(self, derived: str) -> str | None:
+        """The predicate a derived capacity condition counts (``room`` -> ``inside``), or None."""
+        return dict(self.counted).get(derived)
+
+    def covering(self, part: str) -> list[tuple[str, str]]:
+        """(covering part, predicate that says it is worn) for each part that can cover ``part``."""
+        return [(c, pred) for c, covered, pred in self.covers if covered == part]
