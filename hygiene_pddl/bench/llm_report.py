@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hygiene_pddl.bench.report import Table
-from hygiene_pddl.planners.goal_grounding import accuracy
+from hygiene_pddl.planners.goal_grounding import accuracy, with_implied_goals
 
 OUTCOMES = ("unreadable output", "endpoint failure", "failed grounding", "no saved response")
 
@@ -44,28 +44,28 @@ def llm_summary(raw: list[dict], planners: Sequence[str]) -> dict[str, dict[str,
 
 
 def grounding_summary(raw: list[dict], planners: Sequence[str], index) -> dict[str, dict[str, Any]]:  # noqa: ANN001
-    """Per planner that grounds the request (rule-sat, hygiene-nsp-llm): accuracy against the grounded goals."""
-    truth: dict[str, list[str]] = {}
+    """Per planner that grounds the request (rule-sat, hygiene-nsp-llm): accuracy against the grounded goals
+    (both sides with the goals the loader implies, :func:`with_implied_goals`)."""
+    from hygiene_pddl.instances import load_instance
+    from hygiene_pddl.literals import atom_from_text, atom_text
+    from hygiene_pddl.registries import load_registries
 
-    def goals_of(instance: str) -> list[str] | None:
-        if instance not in truth:
-            info = index.instances.get(instance)
-            if info is None:
-                return None
-            truth[instance] = list(json.loads(info.path.read_text(encoding="utf-8")).get("goals", []))
-        return truth[instance]
-
+    reg, loaded = None, {}
     out = {}
     for p in planners:
-        pairs = []
-        grounders = set()
+        pairs, grounders = [], set()
         for r in _mine(raw, p):
-            g = r["usage"].get("grounding")
-            true_goals = goals_of(r["instance"])
-            if not isinstance(g, dict) or true_goals is None:
+            g, info = r["usage"].get("grounding"), index.instances.get(r["instance"])
+            if not isinstance(g, dict) or info is None:
                 continue
+            reg = reg or load_registries()
+            inst = loaded.setdefault(r["instance"], load_instance(info.path, reg))
+            guess = None
+            if g.get("status") == "ok":
+                atoms = [atom_from_text(t) for t in g.get("goals", [])]
+                guess = [atom_text(a) for a in with_implied_goals(reg, inst, atoms)]
             grounders.add(str(g.get("grounder")))
-            pairs.append((g.get("goals") if g.get("status") == "ok" else None, true_goals))
+            pairs.append((guess, [atom_text(a) for a in inst.goals]))
         if pairs:
             out[p] = {"grounder": ", ".join(sorted(grounders)), **accuracy(pairs).as_dict()}
     return out

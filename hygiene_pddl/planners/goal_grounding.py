@@ -39,6 +39,16 @@ def goal_problem(reg: Registries, inst: Instance, atom: Atom) -> str | None:
     return None
 
 
+def with_implied_goals(reg: Registries, inst: Instance, goals: Sequence[Atom]) -> tuple[Atom, ...]:
+    """``goals`` plus what the loader adds to an instance's own goals (deliveries are safe: ``(safe x)``), so
+    that a grounding is planned for, and compared with the grounded goals, on the same terms."""
+    from hygiene_pddl.hygiene import HygieneRules
+
+    rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
+    implied = rules.implied_safe_goals(goals) if hasattr(rules, "implied_safe_goals") else []
+    return tuple(goals) + tuple(g for g in implied if g not in goals)
+
+
 def grounding_usage(grounder: str, goals: Sequence[Atom] | None, reason: str = "") -> dict:
     """The ``usage["grounding"]`` record of a planner's result: which grounder, its goals or why it failed."""
     if goals is None:

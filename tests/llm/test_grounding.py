@@ -81,7 +81,7 @@ def test_hygiene_nsp_llm_plans_for_the_grounded_goals(tmp_path, monkeypatch):
         assert dict(result.timings)["grounding"] > 0 and result.planner == "hygiene-nsp-llm"
         # a grounding the planner plans for but that misses the request: a valid plan for the wrong task
         wrong = GroundedNSP("g", sample=2).solve(COCOA, 30.0, REG)
-        assert wrong.usage["grounding"]["goals"] == ["(at mug stove)"]
+        assert wrong.usage["grounding"]["goals"] == ["(at mug stove)", "(safe mug)"]  # deliveries are safe (v2)
         assert not evaluate_plan(REG, COCOA, parse_plan(wrong.plan_text)).valid
 
 

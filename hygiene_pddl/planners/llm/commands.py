@@ -57,13 +57,14 @@ def _grounding_args(p: argparse.ArgumentParser) -> None:
 def ground(reg, inst, grounder: str, time_limit: float) -> tuple[list[str] | None, str]:  # noqa: ANN001
     """(goal texts or None, reason) of one grounder on one instance."""
     from hygiene_pddl.literals import atom_text
+    from hygiene_pddl.planners.goal_grounding import with_implied_goals
 
     if grounder == "rules":
         from hygiene_pddl.planners.rule_sat import Unreadable as RulesUnreadable
         from hygiene_pddl.planners.rule_sat import read_goals
 
         try:
-            return [atom_text(g) for g in read_goals(reg, inst).goals], ""
+            return [atom_text(g) for g in with_implied_goals(reg, inst, read_goals(reg, inst).goals)], ""
         except RulesUnreadable as exc:
             return None, str(exc)
     from hygiene_pddl.planners.llm.client import ChatClient, EndpointError
@@ -81,7 +82,7 @@ def ground(reg, inst, grounder: str, time_limit: float) -> tuple[list[str] | Non
     if done.text is None:
         return None, done.failure
     try:
-        return [atom_text(g) for g in read_goal_answer(reg, inst, done.text)], ""
+        return [atom_text(g) for g in with_implied_goals(reg, inst, read_goal_answer(reg, inst, done.text))], ""
     except Unreadable as exc:
         return None, str(exc)
 

@@ -19,7 +19,7 @@ from hygiene_pddl.costs import CostVector
 from hygiene_pddl.errors import InputError
 from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.planners.base import PlannerResult, PlanStatus, no_plan_result, plan_text, timings_since
-from hygiene_pddl.planners.goal_grounding import grounding_usage
+from hygiene_pddl.planners.goal_grounding import grounding_usage, with_implied_goals
 from hygiene_pddl.planners.llm.cache import canonical_json, sha256
 from hygiene_pddl.planners.llm.client import ChatClient, Completion, EndpointError, request_body
 from hygiene_pddl.planners.llm.config import EndpointConfig, endpoint_config
@@ -173,7 +173,7 @@ class GroundedNSP:
             usage["grounding"] = grounding_usage(grounder, None, done.failure)
             return answer_result(self.name, reg, inst, None, done.failure, usage, t0, time.perf_counter() - t0)
         try:
-            goals = read_goal_answer(reg, inst, done.text)
+            goals = with_implied_goals(reg, inst, read_goal_answer(reg, inst, done.text))
         except Unreadable as exc:
             usage["grounding"] = grounding_usage(grounder, None, str(exc))
             return _no_plan(self.name, reg, inst, PlanStatus.UNDETERMINED, timings_since(t0, time.perf_counter() - t0),

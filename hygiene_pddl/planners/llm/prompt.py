@@ -33,7 +33,7 @@ from hygiene_pddl.registries.model import Registries
 TEMPLATES = {"plan": "plan-v1", "ground": "ground-v1"}
 #: template version → SHA-256 of its file (a changed template needs a new version)
 TEMPLATE_DIGESTS = {
-    "plan-v1": "98078b59e10c91141f7ee1c398b45ad6e4f3f8bac90ccaf8081d8f3a847290c7",
+    "plan-v1": "d0479d22f2e9608a9a0fded4b81f7bb731bc1db098a78a8dbf3d85dae9016dff",
     "ground-v1": "10ed18f9e2982902e38c4813df514ad3943f2d1f9aca8ce3a7140c219a7ac607",
 }
 
@@ -73,12 +73,23 @@ LABELS = {
 }
 
 
+def _conditions(value: object) -> str:
+    """`` if G1 and G2`` and `` for every ?x - kind`` of a guarded, quantified contact or treatment."""
+    out = ""
+    if getattr(value, "guard", ()):
+        out += " if " + " and ".join(str(g) for g in value.guard)  # type: ignore[attr-defined]
+    if getattr(value, "forall", ()):
+        out += " for every " + ", ".join(f"?{v} - {k}" for v, k in value.forall)  # type: ignore[attr-defined]
+    return out
+
+
 def _text(value: object) -> str:
     """One registry value as compact text (literals, endpoints and contacts by their own notation)."""
     if dataclasses.is_dataclass(value) and type(value).__name__ == "ContactSpec":
-        return f"at {value.when}: {value.a} touches {value.b}"  # type: ignore[attr-defined]
+        return f"at {value.when}: {value.a} touches {value.b}{_conditions(value)}"  # type: ignore[attr-defined]
     if dataclasses.is_dataclass(value) and type(value).__name__ == "TreatmentUse":
-        return f"{value.treatment} on {value.target}"  # type: ignore[attr-defined]
+        when = f" at {value.when}" if getattr(value, "when", None) else ""  # type: ignore[attr-defined]
+        return f"{value.treatment} on {value.target}{when}{_conditions(value)}"  # type: ignore[attr-defined]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         if hasattr(value, "__str__") and type(value).__str__ is not object.__str__:
             return str(value)
@@ -151,7 +162,10 @@ def prompt_context(reg: Registries, inst: Instance) -> dict:
         objects.append({"name": name, "type": type_name, "kind": KIND_TEXT.get(otype.kind, otype.kind),
                         "tags": sorted(otype.tags),
                         "regions": regions, "grasp": list(otype.grasp), "base": otype.base,
-                        "surface": otype.surface, "static": list(otype.static)})
+                        "surface": otype.surface, "static": list(otype.static),
+                        "roles": [{"role": r, "region": g} for r, g in getattr(otype, "roles", ())],
+                        "capacity": getattr(otype, "capacity", None),
+                        "receives_contaminated": getattr(otype, "receives_contaminated", False)})
     # treatment efficacy restricted to the hazards of this task
     treatments = [_entry(t, dataclasses.replace(reg.treatments[t], removes=tuple(
         (h, mats) for h, mats in reg.treatments[t].removes if h in known))) for t in sorted(inst.treatments)]
@@ -183,7 +197,23 @@ def prompt_context(reg: Registries, inst: Instance) -> dict:
         "hazards": [_entry(h, reg.hazards[h]) for h in sorted(inst.hazards)],
         "treatments": treatments,
         "protection": [_entry(tag, reg.protection[tag]) for tag in sorted(tags) if tag in reg.protection],
+        "world_rules": world_rules(reg),
     }
+
+
+def world_rules(reg: Registries) -> list[str]:
+    """The registry's robot-wide rules beyond single entries (covering parts, counted capacities, contact
+    blockers, delivery predicates), one sentence each."""
+    out = [f"While ({worn} ?g) holds, gripper ?g's {cover} covers its {covered}: contacts of ?g.{covered} touch "
+           f"its {cover} instead." for cover, covered, worn in getattr(reg, "covers", ())]
+    out += [f"({derived} ?c) holds while fewer items ?x are ({counted} ?x ?c) than ?c's capacity."
+            for derived, counted in getattr(reg, "counted", ())]
+    out += [f"While ({p} ?x) holds, no region of ?x can be touched." for p in getattr(reg, "blocked_by", ())]
+    deliveries = getattr(reg, "deliveries", ())
+    if deliveries:
+        out.append("Delivering an item with a goal " + " or ".join(f"({d} ?x ?d)" for d in deliveries)
+                   + " also requires (safe ?x), unless ?d takes contaminated things (listed with the object).")
+    return out
 
 
 def render_prompt(reg: Registries, inst: Instance, purpose: str = "plan") -> str:

@@ -373,9 +373,7 @@ class _Names:
         return name
 
     def region_owner(self, schema: ActionSchema, var: str) -> str | None:
-        endpoints = [ep for c in schema.contacts for ep in (c.a, c.b)]
-        if schema.treats:
-            endpoints.append(schema.treats.target)
+        endpoints = [ep for c in schema.contacts for ep in (c.a, c.b)] + [use.target for use in schema.treats]
         for ep in endpoints:
             if ep.part == f"?{var}":
                 return ep.var
