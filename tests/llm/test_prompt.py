@@ -87,3 +87,20 @@ def test_prompt_command_prints_the_prompt_byte_for_byte(tmp_path):
     files = sorted(p.name for p in out.iterdir())
     assert files == sorted(f"{p.stem}.txt" for p in path.parent.glob("*.json") if "reference" not in p.name)
     assert (out / f"{path.stem}.txt").read_text() == render_prompt(REG, load_instance(path, REG), "ground")
+
+
+def test_v2_registry_fields_reach_the_prompt():
+    from hygiene_pddl.literals import parse_literal
+    from hygiene_pddl.registries.model import ContactSpec, Endpoint
+
+    inst = load_instance(find_instance("spoon_fruit-wash_then_touch-water_first"), REG)
+    guarded = ContactSpec(Endpoint("o", "@base"), Endpoint("x", "@surface"), "end",
+                          guard=(parse_literal("(at ?x ?d)"),), forall=(("x", "item"),))
+    place = dataclasses.replace(REG.actions["place"], contacts=(guarded,))
+    plate = dataclasses.replace(REG.object_types["plate"], roles=(("work", "top"),), capacity=2)
+    reg = dataclasses.replace(REG, actions={**REG.actions, "place": place},
+                              object_types={**REG.object_types, "plate": plate}, blocked_by=("covered",))
+    text = render_prompt(reg, inst)
+    assert "at end: ?o.@base touches ?x.@surface if (at ?x ?d) for every ?x - item" in text
+    assert "work region (@work): top" in text and "holds at most 2 item(s)" in text
+    assert "While (covered ?x) holds, no region of ?x can be touched." in text

@@ -60,7 +60,7 @@ def _template(version: str):  # noqa: ANN202 - a jinja2.Template
 
 _SKIP = {"name", "description", "source", "tag"}
 #: Fields that name parameters (shown as ?x).
-_PARAMETER_FIELDS = {"occupies", "appliances"}
+_PARAMETER_FIELDS = {"occupies", "appliances", "sets_horizon", "aborts"}
 #: Readable labels for registry fields (others are shown under their own name).
 LABELS = {
     "parameters": "parameters", "duration": "duration (TU)", "occupies": "occupies gripper",
@@ -69,7 +69,8 @@ LABELS = {
     "eff_end": "effect at end", "contacts": "contacts", "treats": "treats", "consumes": "consumes from stock",
     "costs": "costs", "consumes_param": "consumes from stock", "sets_horizon": "sets the deadline to",
     "hazard_class": "class", "transfers": "transfers (from material -> to material)", "removes": "removes",
-    "removes_all": "removes every hazard",
+    "removes_all": "removes every hazard", "aborts": "aborts the action running on",
+    "adds_hazard": "adds hazard", "effects": "effect",
 }
 
 
@@ -90,6 +91,8 @@ def _text(value: object) -> str:
     if dataclasses.is_dataclass(value) and type(value).__name__ == "TreatmentUse":
         when = f" at {value.when}" if getattr(value, "when", None) else ""  # type: ignore[attr-defined]
         return f"{value.treatment} on {value.target}{when}{_conditions(value)}"  # type: ignore[attr-defined]
+    if dataclasses.is_dataclass(value) and type(value).__name__ == "HazardAddition":
+        return f"{value.hazard} appears on {value.target}"  # type: ignore[attr-defined]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         if hasattr(value, "__str__") and type(value).__str__ is not object.__str__:
             return str(value)
@@ -120,7 +123,9 @@ def entry_lines(entry: object, skip: Iterable[str] = ()) -> list[tuple[str, str]
         elif f.name == "removes":
             text = "; ".join(f"{h} from {_text(m)}" for h, m in value)
         elif f.name in _PARAMETER_FIELDS:
-            text = ", ".join(f"?{v}" for v in value)
+            text = ", ".join(f"?{v}" for v in ((value,) if isinstance(value, str) else value))
+        elif f.name == "consumes_param":
+            text = f"?{value[0]} by ?{value[1]}"
         else:
             text = _text(value)
         out.append((LABELS.get(f.name, f.name.replace("_", " ")), text))
