@@ -7,10 +7,12 @@ input, 3 internal error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from hygiene_pddl.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, InputError
@@ -84,8 +86,33 @@ def build_parser() -> argparse.ArgumentParser:
     for name, (help_text, configure, fn) in _COMMANDS.items():
         p = sub.add_parser(name, help=help_text)
         configure(p)
+        if not any("--data" in a.option_strings for a in p._actions):
+            p.add_argument("--data", type=Path, default=None,
+                           help="registry folder with the five YAML files (default: $HYGIENE_PDDL_DATA, else the "
+                                "packaged registries)")
         p.set_defaults(handler=fn)
     return parser
+
+
+@contextlib.contextmanager
+def _use_registries(data: Path | None) -> Iterator[None]:
+    """While a command runs, ``--data DIR`` is the default registry folder of this process and of its children
+    (bench workers); the previous default comes back afterwards (``main`` is also called in-process)."""
+    if data is None:
+        yield
+        return
+    from hygiene_pddl.registries.loader import DATA_ENV, load_registries
+
+    load_registries(data)  # a broken folder is reported now, before any work
+    before = os.environ.get(DATA_ENV)
+    os.environ[DATA_ENV] = str(Path(data).resolve())
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(DATA_ENV, None)
+        else:
+            os.environ[DATA_ENV] = before
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -96,7 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     _load_plugins()
     args = build_parser().parse_args(argv)
     try:
-        return args.handler(args)
+        with _use_registries(getattr(args, "data", None)):
+            return args.handler(args)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -188,3 +188,67 @@ def _scale(args: argparse.Namespace) -> int:
     print(f"wrote {args.out} ({scaled['id']}: {len(scaled['goals'])} goals; compile it with "
           f"`hygiene-pddl compile {args.out} -o DIR`)")
     return EXIT_OK
+
+
+def _migrate_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("instance", type=Path, help="public instance JSON (format 1 or 2)")
+    p.add_argument("-o", "--out", type=Path, required=True, help="where to write the format-2 instance")
+
+
+@command("migrate", "rewrite a format-1 instance as format 2, stating what v2 adds (docs/world-model-v2.md)",
+         _migrate_args)
+def _migrate(args: argparse.Namespace) -> int:
+    import json
+
+    from hygiene_pddl.episodes.writer import dumps
+    from hygiene_pddl.instances import load_instance
+    from hygiene_pddl.literals import atom_text
+
+    inst = load_instance(args.instance)  # checks the file; for format 1 it adds the goals deliveries imply
+    data = json.loads(args.instance.read_text(encoding="utf-8"))
+    data["format"] = "hygiene-pddl-instance/2"
+    data["goals"] = [atom_text(g) for g in inst.goals]
+    args.out.write_text(dumps(data), encoding="utf-8")
+    for note in inst.notes:
+        print(note)
+    print(f"wrote {args.out} (format 2, {len(inst.notes)} goal(s) added)")
+    return EXIT_OK
+
+
+def _families_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", choices=["check", "list"],
+                   help="check: expand, solve and audit the named data families; list: the data families")
+    p.add_argument("names", nargs="*", help="family names (default: every data family)")
+    p.add_argument("--time-limit", type=float, default=10.0, help="seconds per Hygiene-NSP solve")
+    p.add_argument("--json", action="store_true", help="print the reports as JSON")
+
+
+@command("families", "list or audit data families (registries/data/families/*.yaml)", _families_args)
+def _families(args: argparse.Namespace) -> int:
+    import dataclasses
+    import json
+
+    from hygiene_pddl.registries import load_registries
+
+    reg = load_registries()
+    data = sorted(n for n, f in reg.families.items() if f.spec is not None)
+    names = args.names or data
+    unknown = [n for n in names if n not in data]
+    if unknown:
+        from hygiene_pddl.errors import InputError
+
+        raise InputError(f"not a data family: {', '.join(unknown)} (data families: {len(data)})")
+    if args.action == "list":
+        for n in names:
+            f = reg.families[n]
+            print(f"{n}\t{f.source_activity}\t{f.activity_group}\t{f.household_area}")
+        return EXIT_OK
+    from hygiene_pddl.episodes.audit import audit_family, report_text
+
+    reports = [audit_family(reg, n, args.time_limit) for n in names]
+    if args.json:
+        print(json.dumps([dataclasses.asdict(r) for r in reports], indent=2, sort_keys=True))
+    else:
+        print("\n".join(report_text(r) for r in reports))
+    ok = all(not r.error and not any(c[4] for c in r.claims) for r in reports)
+    return EXIT_OK if ok else EXIT_INVALID

@@ -16,7 +16,7 @@ from hygiene_pddl.hygiene import HygieneRules, Link, Provenance, Time, chain_tex
 from hygiene_pddl.instances.model import Carrier, HistoryRecord, Instance
 from hygiene_pddl.literals import Atom, Literal, atom_text
 from hygiene_pddl.registries import Registries, load_registries
-from hygiene_pddl.registries.model import ActionSchema, ContactSpec, TreatmentUse
+from hygiene_pddl.registries.model import ActionSchema, ContactSpec, TreatmentUse, Update
 
 #: The derived goal predicate: ``(safe o)``.
 DERIVED_SAFE = "safe"
@@ -117,8 +117,9 @@ class World:
         return all(self.holds(lit.ground(binding)) for lit in guard)
 
     def contacts_now(self, specs: Iterable[ContactSpec], when: str, binding: Mapping[str, str]
-                     ) -> list[tuple[Carrier, Carrier]]:
-        """The carrier pairs the contacts at ``when`` touch in the current state (guards read now)."""
+                     ) -> list[tuple[Carrier, Carrier, bool]]:
+        """The carrier pairs the contacts at ``when`` touch in the current state (guards read now), each with
+        whether arrivals there are checked against protection (not for exempt contacts)."""
         out = []
         for c in specs:
             if c.when != when:
@@ -127,7 +128,7 @@ class World:
                 if self.guard_holds(c.guard, b):
                     x, y = self.rules.ground(c.a, b), self.rules.ground(c.b, b)
                     if x != y:
-                        out.append((x, y))
+                        out.append((x, y, not c.exempt))
         return out
 
     def treatments_now(self, specs: Iterable[TreatmentUse], when: str, binding: Mapping[str, str]
@@ -142,18 +143,32 @@ class World:
                     out += [(t.treatment, c) for c in self.rules.ground_all(t.target, b)]
         return out
 
-    def happen(self, effects: Iterable[Literal], contacts: list[tuple[Carrier, Carrier]],
+    def updates_now(self, specs: Iterable[Update], when: str, binding: Mapping[str, str]) -> list[Literal]:
+        """The ground literal effects of the guarded, quantified updates at ``when`` (guards read now)."""
+        out = []
+        for u in specs:
+            if u.when != when:
+                continue
+            for b in self.bindings(u.forall, binding):
+                if self.guard_holds(u.guard, b):
+                    out += [lit.ground(b) for lit in u.effects]
+        return out
+
+    def happen(self, effects: Iterable[Literal], contacts: list[tuple[Carrier, Carrier, bool]],
                treatments: list[tuple[str, Carrier]], binding: Mapping[str, str], time: Time, step: int,
                label: str) -> None:
         """Apply one happening from its pre-state (docs/world-model-v2.md §1): literal deletes, then adds;
         contact transfers and treatment removals both read the pre-state; removals, then transfers."""
         adds: dict[tuple[Carrier, str], Provenance] = {}
-        for a, b in contacts:
+        checked: set[tuple[Carrier, str]] = set()
+        for a, b, check in contacts:
             carried = {c: self.contamination.get(c, {}).keys() for c in (a, b)}
             for t in self.rules.transfers(carried, a, b):
                 key = (t.target, t.hazard)
                 if key not in adds:
                     adds[key] = self.contamination[t.source][t.hazard] + (Link(t.target, time, label, step),)
+                if check:
+                    checked.add(key)
         removed = [(c, h) for treatment, c in treatments for h in sorted(self.contamination.get(c, {}))
                    if self.rules.removes(treatment, c, h)]
         self._apply(effects, binding)
@@ -165,12 +180,12 @@ class World:
         for (c, h), prov in adds.items():
             self.contamination.setdefault(c, {})[h] = prov
             self.log.append((time, "+", c, h, step))
-            if self.rules.violates(c, h):
+            if (c, h) in checked and self.rules.violates(c, h):
                 self.violations.append(Violation(time, step, label, c, h, prov))
 
     def contact(self, a: Carrier, b: Carrier, time: Time, step: int, label: str) -> None:
         """Apply one contact alone: hazards cross by material; arrivals on protected carriers are violations."""
-        self.happen((), [(a, b)], [], {}, time, step, label)
+        self.happen((), [(a, b, True)], [], {}, time, step, label)
 
     def treat(self, treatment: str, c: Carrier, time: Time = 0, step: int = -1) -> list[str]:
         """Remove exactly the hazards the registry says ``treatment`` removes from ``c``."""
@@ -203,7 +218,8 @@ class World:
 
     def _action_happening(self, schema: ActionSchema, binding: Mapping[str, str], when: str, time: Time, step: int,
                           label: str) -> None:
-        effects = schema.eff_start if when == "start" else schema.eff_end
+        effects = [lit.ground(binding) for lit in (schema.eff_start if when == "start" else schema.eff_end)]
+        effects += self.updates_now(schema.updates, when, binding)
         self.happen(effects, self.contacts_now(schema.contacts, when, binding),
                     self.treatments_now(schema.treats, when, binding), binding, time, step, label)
 
@@ -405,6 +421,11 @@ def happening_fluents(schema: ActionSchema, args: tuple[str, ...], world: World,
                     carrier = world.rules.ground(ep, b)
                     reads.add(("carrier", *carrier))
                     writes.add(("carrier", *carrier))
+    for u in schema.updates:
+        if u.when == phase:
+            for b in world.bindings(u.forall, binding):
+                reads |= {_fluent_atom(world, lit.ground(b)) for lit in u.guard}
+                writes |= {lit.ground(b).atom for lit in u.effects}
     for t in schema.treats:
         if t.when == phase:
             for b in world.bindings(t.forall, binding):

@@ -206,6 +206,13 @@ def _build_instance(doc: PositionedDocument, reg: Registries) -> Instance:
     from hygiene_pddl.hygiene import HygieneRules  # hygiene imports the instance model
 
     fmt = int(d["format"].rsplit("/", 1)[1])
+    changed = {lit.atom[0] for a in known["action"] for lit in (*reg.actions[a].eff_start, *reg.actions[a].eff_end)}
+    for worn in {w for _, _, w in reg.covers} - changed:
+        for key, atoms in (("initial", facts), ("observations", obs)):
+            hit = sorted(a for a in atoms if a[0] == worn)
+            if hit:
+                raise r.fail([key, "facts"], f"{atom_text(hit[0])}: no action of the instance's K changes {worn!r}, "
+                                             f"so its covering part can never be worn (docs/world-model-v2.md M3)")
     implied = HygieneRules(reg, r.objects, d["registry"]["hazards"]).implied_safe_goals(goals)
     notes: tuple[str, ...] = ()
     if implied and fmt >= 2:

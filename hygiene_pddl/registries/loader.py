@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -33,6 +34,7 @@ from hygiene_pddl.registries.model import (
     Registries,
     Treatment,
     TreatmentUse,
+    Update,
 )
 from hygiene_pddl.yamlpos import PositionedDocument
 
@@ -135,7 +137,8 @@ def _contacts(ctx: _Ctx, path: list, items: Sequence[Mapping], params: Mapping[s
         scope = {**params, **dict(forall)}
         out.append(ContactSpec(_endpoint(ctx, [*path, i, "a"], c["a"], scope, parts),
                                _endpoint(ctx, [*path, i, "b"], c["b"], scope, parts), c.get("when", "start"),
-                               _literals(ctx, [*path, i, "if"], c.get("if", []), set(scope), preds), forall))
+                               _literals(ctx, [*path, i, "if"], c.get("if", []), set(scope), preds), forall,
+                               bool(c.get("exempt", False))))
     return tuple(out)
 
 
@@ -156,6 +159,17 @@ def _treats(ctx: _Ctx, path: list, spec: Mapping | Sequence[Mapping] | None, par
         out.append(TreatmentUse(_endpoint(ctx, [*where, "target"], t["target"], scope, parts, every=True),
                                 t["treatment"], t.get("when", "end"),
                                 _literals(ctx, [*where, "if"], t.get("if", []), set(scope), preds), forall))
+    return tuple(out)
+
+
+def _updates(ctx: _Ctx, path: list, items: Sequence[Mapping], params: Mapping[str, str],
+             preds: Mapping) -> tuple[Update, ...]:
+    out = []
+    for i, u in enumerate(items):
+        forall = _binder(ctx, [*path, i, "forall"], u.get("forall", []), params)
+        scope = set(params) | {v for v, _ in forall}
+        out.append(Update(_literals(ctx, [*path, i, "effect"], u["effect"], scope, preds), u.get("when", "end"),
+                          _literals(ctx, [*path, i, "if"], u.get("if", []), scope, preds), forall))
     return tuple(out)
 
 
@@ -202,16 +216,24 @@ def _amounts(ctx: _Ctx, path: list, amounts: Mapping[str, int], allowed: Sequenc
     return tuple(sorted(amounts.items()))
 
 
+#: Environment variable naming the registry folder every command uses when none is given (``--data DIR`` sets it,
+#: so that bench workers and other child processes see the same registries).
+DATA_ENV = "HYGIENE_PDDL_DATA"
+
+
+def default_data_dir() -> Path:
+    """The registry folder used when none is given: $HYGIENE_PDDL_DATA, else the packaged data."""
+    return Path(os.environ.get(DATA_ENV) or DATA_DIR)
+
+
 def load_registries(data_dir: Path | str | None = None) -> Registries:
-    """Load, validate and cross-check the five registries (cached for the packaged data)."""
-    if data_dir is None:
-        return _load_default()
-    return _load(Path(data_dir))
+    """Load, validate and cross-check the five registries (cached per folder)."""
+    return _load_cached(Path(data_dir).resolve() if data_dir is not None else default_data_dir().resolve())
 
 
 @functools.cache
-def _load_default() -> Registries:
-    return _load(DATA_DIR)
+def _load_cached(data_dir: Path) -> Registries:
+    return _load(data_dir)
 
 
 def _load(data_dir: Path) -> Registries:
@@ -322,6 +344,7 @@ def _load(data_dir: Path) -> Registries:
             eff_start=literals("effect", eff, "at_start"), eff_end=literals("effect", eff, "at_end"),
             contacts=contacts,
             treats=_treats(ac, [*base, "treats"], a.get("treats"), params, part_names, preds, treatments),
+            updates=_updates(ac, [*base, "updates"], a.get("updates", []), params, preds),
             consumes=_amounts(ac, [*base, "consumes"], a.get("consumes", {}), stocks),
             costs=_amounts(ac, [*base, "costs"], a.get("costs", {}), DIMENSIONS[:8]),
             description=a.get("description", ""))
@@ -400,7 +423,7 @@ def _load(data_dir: Path) -> Registries:
         object_types[name] = ObjectType(name, o["kind"], tuple(regions), frozenset(o.get("tags", [])),
                                         tuple(o.get("grasp", [])), o.get("base"), o.get("surface"),
                                         tuple(o.get("static", [])), tuple(sorted(o.get("roles", {}).items())),
-                                        o.get("capacity"), bool(o.get("receives_contaminated", False)))
+                                        o.get("capacity"))
     families: dict[str, Family] = {}
     for name, f in ts["families"].items():
         base = ["families", name]
@@ -419,6 +442,17 @@ def _load(data_dir: Path) -> Registries:
                                 f["household_area"], tuple(sorted(f["object_roles"].items())),
                                 tuple(f["actions"]), tuple(f.get("hazards", [])), tuple(f.get("events", [])),
                                 f.get("kind", "first_family"), tuple(f.get("requests", [])))
+
+    from hygiene_pddl.registries.families import load_families
+
+    known = {"grippers": grippers, "parts": dict(parts), "predicates": preds, "stocks": stocks, "hazards": hazards,
+             "object_types": object_types, "actions": actions, "events": events, "profiles": profiles,
+             "activity_groups": tuple(ts["activity_groups"]), "household_areas": tuple(ts["household_areas"])}
+    for fname, fam in load_families(data_dir / "families", known).items():
+        if fname in families:
+            raise RegistryError(f"family {fname!r} is defined twice (task_sources.yaml and families/{fname}.yaml)",
+                                None)
+        families[fname] = fam
 
     return Registries(
         grippers=grippers, parts=parts, predicates=tuple(sorted(preds.items())), stocks=stocks,

@@ -72,7 +72,6 @@ class ObjectType:
     static: tuple[str, ...] = ()  # unary static predicates true of objects of this type
     roles: tuple[tuple[str, str], ...] = ()  # further region roles (work, outer, ...) -> region
     capacity: int | None = None  # how many items fit inside (the counted predicate, M5)
-    receives_contaminated: bool = False  # a hamper, bin, sink: delivering into it does not imply (safe x)
 
     @property
     def is_item(self) -> bool:
@@ -88,8 +87,14 @@ class ObjectType:
                 return r
         raise KeyError(name)
 
+    @property
+    def receives_contaminated(self) -> bool:
+        """A hamper, bin, sink or washer (static ``for-dirty``): what is put there is not in use."""
+        return "for-dirty" in self.static
+
     def role_region(self, role: str) -> str | None:
-        """The region playing ``role`` (``base``, ``surface``, or a further role; ``outer`` defaults to base)."""
+        """The region playing ``role``: ``base``, ``surface``, or a further role (``outer`` defaults to the base,
+        ``grasp`` to the first grasp region)."""
         if role == "base":
             return self.base
         if role == "surface":
@@ -97,6 +102,8 @@ class ObjectType:
         extra = dict(self.roles)
         if role == "outer":
             return extra.get("outer", self.base)
+        if role == "grasp":
+            return extra.get("grasp", self.grasp[0] if self.grasp else None)
         return extra.get(role)
 
     def is_kind(self, kind: str) -> bool:
@@ -147,6 +154,9 @@ class ContactSpec:
     when: str = "start"  # start | end
     guard: tuple[Literal, ...] = ()
     forall: Binder = ()
+    #: hazards cross, but an arrival on a protected carrier is no violation (the load of a washing cycle: its
+    #: programme treats it, and the goals say whether it comes out clean)
+    exempt: bool = False
 
 
 @dataclass(frozen=True)
@@ -156,6 +166,17 @@ class TreatmentUse:
 
     target: Endpoint
     treatment: str
+    when: str = "end"
+    guard: tuple[Literal, ...] = ()
+    forall: Binder = ()
+
+
+@dataclass(frozen=True)
+class Update:
+    """Guarded, quantified literal effects (M2): at ``when``, for every binding of ``forall`` whose ``guard``
+    holds in the pre-state, apply ``effects``."""
+
+    effects: tuple[Literal, ...]
     when: str = "end"
     guard: tuple[Literal, ...] = ()
     forall: Binder = ()
@@ -176,6 +197,7 @@ class ActionSchema:
     eff_end: tuple[Literal, ...] = ()
     contacts: tuple[ContactSpec, ...] = ()
     treats: tuple[TreatmentUse, ...] = ()
+    updates: tuple[Update, ...] = ()
     consumes: tuple[tuple[str, int], ...] = ()
     costs: tuple[tuple[str, int], ...] = ()
     description: str = ""
@@ -218,6 +240,56 @@ class EventSchema:
 
 
 @dataclass(frozen=True)
+class HistoryEntry:
+    """One record of a family's history: ``(name args...)`` at ``start``; ``variants`` says in which history
+    variants it occurs (empty: in all; ``!v``: in all but v)."""
+
+    start: int
+    record: str
+    variants: tuple[str, ...] = ()
+    note: str = ""
+
+    def included(self, chosen: frozenset[str]) -> bool:
+        plus = [v for v in self.variants if not v.startswith("!")]
+        minus = {v[1:] for v in self.variants if v.startswith("!")}
+        return (not plus or any(v in chosen for v in plus)) and not (minus & chosen)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named change to a family's base scenario: its history records (tagged with the name), and optionally
+    other stocks, more hazard sources, another deadline or decision time."""
+
+    name: str
+    note: str = ""
+    stocks: tuple[tuple[str, int], ...] = ()
+    sources: tuple[tuple[str, str, str], ...] = ()
+    time_left: int | None = None
+    decision_time: int | None = None
+
+
+@dataclass(frozen=True)
+class FamilySpec:
+    """A family as data (issue 13): its objects, initial facts and hazard sources, stocks, goals, the base
+    history and its variants, and the controlled designs it offers (episodes/designs.py)."""
+
+    objects: tuple[tuple[str, str], ...]
+    facts: tuple[str, ...]
+    sources: tuple[tuple[str, str, str], ...]
+    stocks: tuple[tuple[str, int], ...]
+    goals: tuple[str, ...]
+    decision_time: int
+    time_left: int
+    profile: str
+    history: tuple[HistoryEntry, ...] = ()
+    variants: tuple[Variant, ...] = ()
+    designs: tuple[tuple[str, object], ...] = ()
+
+    def variant(self, name: str) -> Variant:
+        return {v.name: v for v in self.variants}[name]
+
+
+@dataclass(frozen=True)
 class Family:
     name: str
     source_activity: str
@@ -230,6 +302,7 @@ class Family:
     events: tuple[str, ...] = ()
     kind: str = "first_family"
     requests: tuple[str, ...] = ()
+    spec: FamilySpec | None = None
 
 
 @dataclass(frozen=True)
