@@ -377,7 +377,7 @@ class _Names:
         for ep in endpoints:
             if ep.part == f"?{var}":
                 return ep.var
-        objects = [p for p, kind in schema.parameters if kind in ("item", "place")]
+        objects = [p for p, kind in schema.parameters if kind in ("item", "place", "thing")]
         return objects[0] if len(objects) == 1 else None
 
     def argument(self, raw: RawStep, schema: ActionSchema, var: str, kind: str, value: str,
@@ -392,7 +392,7 @@ class _Names:
             forms = {norm(r): r for r in regions} | {norm(owner) + norm(r): r for r in regions} if owner else {}
             found = forms.get(key)
             what = f"a region of {owner} ({', '.join(sorted(regions))})" if owner else "a region"
-        elif kind in ("item", "place"):
+        elif kind in ("item", "place", "thing"):
             found = self.objects.get(key)
             what = f"an object of this task ({', '.join(self.inst.object_names)})"
         else:
