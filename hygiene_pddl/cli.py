@@ -140,7 +140,8 @@ def _load_plugins() -> None:
     """Import the modules that register further subcommands."""
     import importlib
 
-    for mod in ("hygiene_pddl.commands", "hygiene_pddl.bench.commands", "hygiene_pddl.validation.commands"):
+    for mod in ("hygiene_pddl.commands", "hygiene_pddl.bench.commands", "hygiene_pddl.validation.commands",
+                "hygiene_pddl.planners.llm.commands"):
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as exc:

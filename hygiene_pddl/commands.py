@@ -88,19 +88,21 @@ def _plan(args: argparse.Namespace) -> int:
 
     from hygiene_pddl.errors import InputError
     from hygiene_pddl.instances import load_instance
-    from hygiene_pddl.planners import catalogue
+    from hygiene_pddl.planners import catalogue, planner_info
     from hygiene_pddl.registries import load_registries
 
-    planners = catalogue()
-    if args.planner not in planners:
-        raise InputError(f"unknown planner {args.planner!r}; available: {', '.join(sorted(planners))}")
-    info = planners[args.planner]
+    info = planner_info(args.planner)
+    if info is None:
+        raise InputError(f"unknown planner {args.planner!r}; available: {', '.join(sorted(catalogue()))} "
+                         "and llm:<model>, saved:<dir>")
     ok, why = info.available()
     if not ok:
         raise InputError(f"planner {args.planner} is not available here: {why}")
     reg = load_registries()
     inst = load_instance(args.instance, reg)
     result = info.factory().solve(inst, args.time_limit, reg)
+    for note in result.notes if not args.json else ():
+        print(f"note: {note}", file=sys.stderr)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(result.plan_text, encoding="utf-8")
@@ -108,7 +110,8 @@ def _plan(args: argparse.Namespace) -> int:
         print(json.dumps({
             "planner": result.planner, "instance": result.instance, "status": result.status.value,
             "proved_optimal": result.proved_optimal, "cost": result.cost.as_dict() if result.cost else None,
-            "timings": dict(result.timings), "plan": result.plan_text, "notes": list(result.notes)},
+            "timings": dict(result.timings), "plan": result.plan_text, "notes": list(result.notes),
+            **({"usage": result.usage} if result.usage is not None else {})},
             indent=2, sort_keys=True))
     elif not args.out:
         print(result.plan_text, end="")
@@ -124,10 +127,13 @@ def _planners_args(p: argparse.ArgumentParser) -> None:
 @command("planners", "list the planners and whether each can run here", _planners_args)
 def _planners(args: argparse.Namespace) -> int:
     from hygiene_pddl.planners import catalogue
+    from hygiene_pddl.planners.base import PLANNER_FAMILIES
 
     for name, info in sorted(catalogue().items()):
         ok, why = info.available()
         print(f"{name:<20} {'available' if ok else 'unavailable: ' + why}\n    {info.description}")
+    for family in sorted(PLANNER_FAMILIES.values(), key=lambda f: f.prefix):
+        print(f"{family.usage:<20} (a family of planners)\n    {family.description}")
     return EXIT_OK
 
 

@@ -343,6 +343,11 @@ def write_report(results_dir: Path | str, out: Path | str, problems: Path | None
     tables = all_tables(records, index, planners, results_dir=results_dir if swaps else None, reg=reg)
     tables["runs"] = run_summary(raw, planners)
     rendered = build_tables(tables, planners)
+    from hygiene_pddl.bench.llm_report import llm_tables  # LLM calls and grounding accuracy (planners with usage)
+
+    extra, more = llm_tables(raw, planners, index)
+    tables.update(extra)
+    rendered += more
     report = Report(out, planners, tables, rendered)
     out.mkdir(parents=True, exist_ok=True)
 

@@ -121,19 +121,21 @@ def check_planners(names: Sequence[str], plugins: Sequence[str] = (), warn: Warn
         list[str], dict[str, str]]:
     """Known and available planners in the given order; unknown → InputError, unavailable → skipped."""
     from hygiene_pddl.bench.worker import import_plugins
-    from hygiene_pddl.planners import catalogue
+    from hygiene_pddl.planners import canonical_name, catalogue, planner_info
 
     try:
         import_plugins(list(plugins))
     except (ImportError, OSError) as exc:
         raise InputError(f"cannot import plugin: {exc}") from None
-    cat = catalogue()
-    unknown = [n for n in names if n not in cat]
+    names = [canonical_name(n) for n in names]  # e.g. saved:DIR with an absolute DIR, as the workers read it
+    infos = {n: planner_info(n) for n in names}
+    unknown = [n for n in names if infos[n] is None]
     if unknown:
-        raise InputError(f"unknown planner(s) {', '.join(unknown)}; available: {', '.join(sorted(cat))}")
+        raise InputError(f"unknown planner(s) {', '.join(unknown)}; available: {', '.join(sorted(catalogue()))} "
+                         "and llm:<model>, saved:<dir>")
     keep, skipped = [], {}
     for name in dict.fromkeys(names):
-        ok, why = cat[name].available()
+        ok, why = infos[name].available()
         if ok:
             keep.append(name)
         else:
@@ -163,11 +165,11 @@ def make_jobs(planners: Sequence[str], files: Sequence[Path], runs: int, time_li
 def projection_capable(planner: str, plugins: Sequence[str] = ()) -> bool:
     """A planner whose object has a boolean ``project`` switch (Hygiene-NSP's state projection)."""
     from hygiene_pddl.bench.worker import import_plugins
-    from hygiene_pddl.planners import catalogue
+    from hygiene_pddl.planners import planner_info
 
     import_plugins(list(plugins))
     try:
-        return isinstance(getattr(catalogue()[planner].factory(), "project", None), bool)
+        return isinstance(getattr(planner_info(planner).factory(), "project", None), bool)
     except Exception:  # noqa: BLE001 - a factory that cannot even be built has no switch we can use
         return False
 
@@ -289,6 +291,8 @@ def _execute(job: Job, workdir: Path, cancel: threading.Event | None) -> dict | 
     record.update(timings=answer.get("timings", {}), notes=list(answer.get("notes", ())),
                   proved_optimal=answer.get("proved_optimal", False), plan_text=answer.get("plan_text", ""),
                   claimed_cost=answer.get("claimed_cost"))
+    if answer.get("usage") is not None:
+        record["usage"] = answer["usage"]
     if "valid" in answer:
         for key in ("pddl_valid", "cost", "optimal", "reference_feasible"):
             record[key] = answer.get(key)

@@ -79,15 +79,17 @@ def main(argv: list[str]) -> int:
     try:
         import_plugins(job.get("plugins", ()))
         from hygiene_pddl.instances import load_instance
-        from hygiene_pddl.planners import catalogue
+        from hygiene_pddl.planners import planner_info
         from hygiene_pddl.registries import load_registries
 
-        planners = catalogue()
-        if job["planner"] not in planners:
+        info = planner_info(job["planner"])
+        if info is None:
             raise LookupError(f"unknown planner {job['planner']!r} in the worker (missing --plugin?)")
         reg = load_registries()
         inst = load_instance(Path(job["path"]), reg)
-        planner = planners[job["planner"]].factory()
+        planner = info.factory()
+        if isinstance(getattr(planner, "sample", None), int) and not isinstance(planner.sample, bool):
+            planner.sample = int(job["run"])  # sampling planners (LLMs): run k is sample k
         if job.get("mode"):  # projection study: the same planner on the full or the projected state
             if not isinstance(getattr(planner, "project", None), bool):
                 raise LookupError(f"planner {job['planner']} has no state-projection switch")
@@ -127,6 +129,7 @@ def main(argv: list[str]) -> int:
         "notes": list(result.notes),
         "instance_id": inst.id,
         "family": inst.family,
+        "usage": result.usage,
     }
     _write_json(workdir / "planner.json", answer)
 

@@ -3,7 +3,7 @@
 import importlib
 
 #: Modules that register planners when imported (a missing optional module is skipped).
-PLANNER_MODULES = ("nsp", "fd_cpsat", "rule_sat", "baselines", "external")
+PLANNER_MODULES = ("nsp", "fd_cpsat", "rule_sat", "baselines", "external", "llm")
 
 
 def catalogue() -> dict:
@@ -18,3 +18,29 @@ def catalogue() -> dict:
             if exc.name is None or not module.startswith(exc.name):
                 raise
     return dict(PLANNERS)
+
+
+def planner_info(name: str):  # noqa: ANN201 - a PlannerInfo, or None for an unknown name
+    """The planner called ``name``: a registered one, or a member of a family (``llm:<model>``,
+    ``saved:<dir>``; see :func:`canonical_name`); ``None`` when nothing answers to it."""
+    from hygiene_pddl.planners.base import PLANNER_FAMILIES
+
+    known = catalogue()
+    if name in known:
+        return known[name]
+    prefix, sep, rest = name.partition(":")
+    family = PLANNER_FAMILIES.get(prefix)
+    if not sep or family is None or not rest:
+        return None
+    return family.make(name)
+
+
+def canonical_name(name: str) -> str:
+    """``name`` as every process reads it the same way (``saved:DIR`` gets an absolute DIR)."""
+    from hygiene_pddl.planners.base import PLANNER_FAMILIES
+
+    if name in catalogue():
+        return name
+    prefix, sep, rest = name.partition(":")
+    family = PLANNER_FAMILIES.get(prefix)
+    return family.canonical(name) if sep and rest and family is not None else name

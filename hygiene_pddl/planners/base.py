@@ -49,6 +49,9 @@ class PlannerResult:
     cost: CostVector | None
     timings: tuple[tuple[str, float], ...]  # build, solve, total (seconds)
     notes: tuple[str, ...] = field(default=())
+    #: What the call used beyond time, as plain JSON data (LLM planners: endpoint parameters, tokens, cost,
+    #: cache hits, retries, grounding); carried into the bench's result record unchanged.
+    usage: dict | None = None
 
     def timing(self, key: str) -> float:
         return dict(self.timings).get(key, 0.0)
@@ -84,6 +87,27 @@ PLANNERS: dict[str, PlannerInfo] = {}
 def register(info: PlannerInfo) -> PlannerInfo:
     PLANNERS[info.name] = info
     return info
+
+
+@dataclass(frozen=True)
+class PlannerFamily:
+    """Planners named ``PREFIX:ARGUMENT`` (``llm:<model>``, ``saved:<dir>``): ``make`` builds the
+    :class:`PlannerInfo` of one full name, ``canonical`` rewrites a name into the form every process agrees on
+    (e.g. a relative folder made absolute), ``usage`` is the name pattern for listings."""
+
+    prefix: str
+    usage: str
+    description: str
+    make: Callable[[str], PlannerInfo]
+    canonical: Callable[[str], str] = lambda name: name
+
+
+PLANNER_FAMILIES: dict[str, PlannerFamily] = {}
+
+
+def register_family(family: PlannerFamily) -> PlannerFamily:
+    PLANNER_FAMILIES[family.prefix] = family
+    return family
 
 
 def _tie(reg: Registries, a: ChosenStep, b: ChosenStep, world: World) -> int:
