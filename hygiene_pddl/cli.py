@@ -107,9 +107,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     warnings.filterwarnings("ignore", message="pkg_resources is deprecated")
     _load_plugins()
     args = build_parser().parse_args(argv)
+    real_stdout = sys.stdout
+    if _has_fd(real_stdout):
+        sys.stdout = _PipeGuard(real_stdout)
     try:
         code = args.handler(args)
-    except BrokenPipeError:  # the reader went away while we printed: nothing left to say
+    except BrokenPipeError:  # pragma: no cover - the guard catches it; without a guard: nothing left to say
         return _quiet_after_closed_pipe(EXIT_OK)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -120,21 +123,60 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception:  # noqa: BLE001 - a bug: report it, exit 3
         print("internal error (please report):\n" + traceback.format_exc(), file=sys.stderr)
         return EXIT_INTERNAL
-    try:
-        sys.stdout.flush()  # a reader that closed the pipe shows here, not in Python's exit handler
-    except BrokenPipeError:
-        return _quiet_after_closed_pipe(code)
+    finally:
+        if isinstance(sys.stdout, _PipeGuard):
+            sys.stdout.flush()  # a reader that closed the pipe shows here, not in Python's exit handler
+            sys.stdout = real_stdout
     return code
 
 
-def _quiet_after_closed_pipe(code: int) -> int:
+def _has_fd(stream: object) -> bool:
+    try:
+        stream.fileno()  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
+
+
+def _quiet_after_closed_pipe(code: int, stream: object = None) -> int:
     """The reader closed stdout (``| head``): send what is still buffered to /dev/null; exit quietly."""
     import os
 
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, (stream or sys.stdout).fileno())
     os.close(devnull)
     return code
+
+
+class _PipeGuard:
+    """stdout that turns a reader's closing of the pipe (``| head -1``) into silence: the command goes on
+    and exits with its own code, what it still prints goes to /dev/null."""
+
+    def __init__(self, stream):  # noqa: ANN001
+        self._stream = stream
+
+    def _closed(self) -> None:
+        _quiet_after_closed_pipe(EXIT_OK, self._stream)
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._closed()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._closed()
+            try:
+                self._stream.flush()  # the buffer now drains into /dev/null
+            except (BrokenPipeError, OSError, ValueError):  # pragma: no cover - nothing more to do
+                pass
+
+    def __getattr__(self, name: str):  # noqa: ANN204 - isatty, encoding, fileno, ... of the real stream
+        return getattr(self._stream, name)
 
 
 def print_json(data: object) -> None:

@@ -104,6 +104,14 @@ class CommandPlanner:
     def __post_init__(self) -> None:
         self.name = self.name or (f"cmd[{self.target}]:{self.template}")
 
+    def argv(self, paths: dict[str, Path]) -> list[str]:
+        """The command line for these files; a relative program path is taken from the current directory
+        (the command itself runs in a scratch folder)."""
+        words = [w.format(**{k: str(v) for k, v in paths.items()}) for w in shlex.split(self.template)]
+        if "/" in words[0] and not Path(words[0]).is_absolute():
+            words[0] = str(Path(words[0]).resolve())
+        return words
+
     def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:
         from hygiene_pddl.planners.targets import export
 
@@ -117,8 +125,7 @@ class CommandPlanner:
             domain, problem = exp.write(work)
             plan = work / "plan.txt"
             paths = {"domain": domain, "problem": problem, "plan": plan}
-            argv = [w.format(**{k: str(v) for k, v in paths.items()}) for w in shlex.split(self.template)]
-            code, out, err = run_group(argv, work, max(0.0, time_limit - t_build))
+            code, out, err = run_group(self.argv(paths), work, max(0.0, time_limit - t_build))
             text, source = _plan_text(work, plan, out)
         timings = timings_since(t0, t_build)
         notes.append("killed at the time limit" if code is None else f"exit code {code}")

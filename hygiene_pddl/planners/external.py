@@ -120,11 +120,12 @@ ENGINES: dict[str, EngineSpec] = {s.key: s for s in (
                adaptations="Aries rejects conditional effects, (not (and ..)) conditions, real fluents and products "
                            "in the metric: conditional effects and disjunctions compiled away (UP's removers), "
                            "numeric fluents made integer, metric dropped (satisficing)"),
-    EngineSpec("lpg", "lpg", "temporal", ("conditional-effects", "disjunctive-conditions", "negative-conditions"),
+    EngineSpec("lpg", "lpg", "temporal", ("conditional-effects",),
                keep_metric=False, params=(("-seed", "0"),), modules=("up_lpg",),
-               adaptations="LPG-td rejects conditional effects, disjunctions and negative conditions: compiled away "
-                           "(UP's removers), metric dropped (satisficing, one solution); its '[d])' plan lines with "
-                           "timed initial literals are repaired before unified-planning reads them"),
+               adaptations="LPG-td rejects conditional effects: compiled away (UP's remover; LPG-td reads the "
+                           "disjunctions and negative conditions itself, and misprints action names when they are "
+                           "compiled away too: 212 actions on hot_cocoa); metric dropped (satisficing, one "
+                           "solution); its '[d])' plan lines are repaired before unified-planning reads them"),
     EngineSpec("enhsp", "enhsp", "numeric", modules=("up_enhsp",),
                adaptations="classical-numeric flavour rendered on the fly (instantaneous actions, split processes, "
                            "numeric stocks); satisficing"),

@@ -17,17 +17,22 @@ from hygiene_pddl.plans.parser import parse_plan
 _STEP = re.compile(r"^\s*(?:-?\d+(?:\.\d*)?\s*:)?\s*\(\s*[a-z_][\w\-]*(?:\s+[\w\-]+)*\s*\)\s*"
                    r"(?:\[\s*-?\d+(?:\.\d*)?\s*\]\)?)?\s*(?:;.*)?$", re.IGNORECASE)
 _LPG_BRACKET = re.compile(r"\]\)(\s*(?:;.*)?)$")
+_FD_COST = re.compile(r"^\s*;\s*cost\s*=", re.IGNORECASE)
 _NEUTRAL = re.compile(r"^\s*(;.*)?$")  # blank lines and comments neither start nor end a plan
 
 
 def plan_lines(text: str) -> list[str]:
-    """The last run of step-shaped lines (blank and comment lines inside a run are skipped)."""
+    """The last run of step-shaped lines, with Fast Downward's ``; cost = N`` trailer; blank lines and
+    comments neither start nor end a run (and other comments are dropped: they are the planner's)."""
     runs: list[list[str]] = []
     current: list[str] = []
     for line in text.replace("\r\n", "\n").split("\n"):
         if _STEP.match(line):
             current.append(_LPG_BRACKET.sub(r"]\1", line.strip()))
-        elif not _NEUTRAL.match(line) and current:
+        elif _NEUTRAL.match(line):
+            if current and _FD_COST.match(line):  # other comments are the planner's, not plan annotations
+                current.append(line.strip())
+        elif current:
             runs.append(current)
             current = []
     if current:
