@@ -17,7 +17,7 @@ except PackageNotFoundError:  # pragma: no cover - run from a source tree that w
     __version__ = "0+unknown"
 
 #: The documented API (hygiene_pddl.api), imported on first use so that the CLI starts fast.
-__all__ = ["Validation", "bench", "compile", "instances", "load_instance", "plan", "planners", "report",
+__all__ = ["Validation", "compile", "list_instances", "list_planners", "load_instance", "plan", "report", "run_bench",
            "validate", "__version__"]
 
 

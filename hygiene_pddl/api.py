@@ -8,7 +8,7 @@
     hp.compile(inst, "out/lpg", target="lpg")          # Job 1: the PDDL LPG-td reads as shipped
     result = hp.plan(inst, "hygiene-nsp", time_limit=30)
     check = hp.validate(inst, result.plan_text)        # Job 2: both levels; check.valid, check.optimal
-    summary = hp.bench(["hygiene-nsp", "fd-cpsat"], ["problems/spoon_fruit"], "results/mine")   # Job 3
+    summary = hp.run_bench(["hygiene-nsp", "fd-cpsat"], ["problems/spoon_fruit"], "results/mine")  # Job 3
     hp.report("results/mine", "results/mine/report")
 
 Every function takes the registries as an optional keyword (``reg=``); by default the packaged ones,
@@ -39,7 +39,7 @@ def load_instance(path: Path | str, *, reg: Registries | None = None) -> Instanc
     return _load(path, _reg(reg))
 
 
-def instances(problems: Path | str | None = None) -> list[Path]:
+def list_instances(problems: Path | str | None = None) -> list[Path]:
     """The committed benchmark's instance files (the checkout's ``problems/`` by default), sorted."""
     from hygiene_pddl.episodes.index import load_index
     from hygiene_pddl.paths import problems_dir
@@ -62,7 +62,7 @@ def compile(inst: Instance | Path | str, out: Path | str, target: str = "val", *
     return exp
 
 
-def planners() -> dict[str, tuple[bool, str]]:
+def list_planners() -> dict[str, tuple[bool, str]]:
     """Every registered planner: (whether it can run here, why not). ``cmd:...`` and ``up:...`` names
     are accepted by :func:`plan` and :func:`bench` too (docs/external-planners.md)."""
     from hygiene_pddl.planners import catalogue
@@ -130,7 +130,7 @@ def validate(inst: Instance | Path | str, plan_text: str, *, reference: Path | s
     return Validation(pddl, evaluate_plan(reg, inst, parsed, ref, Fraction(tolerance)))
 
 
-def bench(planners: Sequence[str], instances: Sequence[Path | str], out: Path | str, *, jobs: int = 1,
+def run_bench(planners: Sequence[str], instances: Sequence[Path | str], out: Path | str, *, jobs: int = 1,
           time_limit: float = 60.0, runs: int = 1, progress: bool = False):  # noqa: ANN201 - runner.BenchSummary
     """Run ``planners`` on ``instances`` (files, family folders, a problems folder) into the resumable
     results folder ``out`` (``results.jsonl``, ``plans/``), each call isolated with time and memory limits."""
