@@ -176,6 +176,8 @@ def _planners(args: argparse.Namespace) -> int:
     for r in rows:
         print(f"{r['name']:<20} {'available' if r['available'] else 'unavailable: ' + r['reason']}\n"
               f"    {r['description']}")
+    print("and any command-line PDDL planner ('cmd:COMMAND {domain} {problem} [{plan}]') or unified-planning "
+          "engine (up:ENGINE): docs/external-planners.md")
     return EXIT_OK
 
 

@@ -66,6 +66,15 @@ def test_every_target_states_its_adaptations_in_both_headers(tmp_path):
     assert export("lpg", REG, inst).domain == export("lpg", REG, inst).domain  # deterministic
 
 
+def test_readme_and_docs_list_every_target():
+    readme = (ROOT / "README.md").read_text()
+    docs = (ROOT / "docs/external-planners.md").read_text()
+    for key in TARGETS:
+        assert f"| `{key}` |" in readme and f"| `{key}`" in docs
+    for alias in ALIASES:
+        assert f"`{alias}`" in docs
+
+
 def test_aliases_and_unknown_targets():
     assert target("popf").key == "optic" and target("classical").key == "fast-downward"
     assert set(ALIASES.values()) <= set(TARGETS)
