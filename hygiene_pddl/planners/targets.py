@@ -84,7 +84,7 @@ TARGETS: dict[str, Target] = {t.key: t for t in (
            metric="total-time", checked="VAL's Parser reads every committed file with zero errors",
            notes=("none: the committed temporal files (" + _TEMPORAL + ")",)),
     Target("up", "unified-planning's PDDLReader (then any UP engine that takes the problem kind)", "temporal",
-           checked="PDDLReader reads it; tests/planners/test_targets.py"),
+           checked="PDDLReader reads it and OneshotPlanner(name='hygiene-nsp') solves it: tests/test_up_engines.py"),
     Target("kairos", "Kairos (the kairos command of kairos-planner; up-kairos reads --for up)", "temporal",
            metric="total-time", notes=("none: the kairos command reads the committed temporal files, (total-time) "
                                        "in the metric included",),
@@ -97,7 +97,7 @@ TARGETS: dict[str, Target] = {t.key: t for t in (
     Target("optic", "OPTIC and POPF2-family temporal planners", "temporal", UP_CHAIN_ADL,
            notes=("POPF's documentation: no negative or disjunctive preconditions, no conditional effects; the "
                   "metric is kept as nested binary sums",),
-           checked="not run here (no OPTIC/POPF package on PyPI or Debian); the same ADL-free files LPG-td reads"),
+           checked="not run here (no OPTIC or POPF package on PyPI or Debian)"),
     Target("tamer", "TAMER (pytamer, through unified-planning's PDDLReader and OneshotPlanner)", "temporal",
            ENGINES["tamer"].compilers, metric="drop",
            checked="PDDLReader + OneshotPlanner(name='tamer') with no compiler: tests/planners/test_targets.py"),
@@ -154,7 +154,7 @@ class Export:
 def _header(t: Target, inst: Instance, extra: list[str]) -> str:
     lines = [f"hygiene-pddl compile --for {t.key}: for {t.reads}",
              f"instance {inst.id} (family {inst.family}); decision time t={inst.decision_time} is PDDL time 0",
-             *[f"adaptation: {a}" for a in t.adaptations()], *extra]
+             *[f"adaptation: {a}" for a in t.adaptations()], f"checked: {t.checked}", *extra]
     return "".join(f"; {line}\n" for line in lines)
 
 
@@ -200,7 +200,7 @@ def _level_flavour(reg: Registries, inst: Instance) -> tuple[str, str]:
         if any("(stock-" in x or "(cost-" in x for x in (*a.conditions, *a.effects)):
             raise ValueError(f"{a.name}: a numeric fluent is left in the level flavour")
     view.requirements = [r for r in view.requirements if r != ":numeric-fluents"]
-    view.types = [t.replace(" treatment ", " treatment level ") for t in view.types]
+    view.types = [*view.types, "level - object"]
     view.predicates = [*view.predicates, *(p for p in classical.predicates if p.startswith(("(level-", "(minus-")))]
     view.functions = []
     domain = _env().get_template("domain_temporal.pddl.j2").render(d=view)
@@ -239,12 +239,13 @@ def export(key: str, reg: Registries, inst: Instance) -> Export:
         return Export(t, head + domain, head + problem, tuple(t.adaptations()) + tuple(extra))
     import warnings
 
-    warnings.simplefilter("ignore")  # unified-planning's credits and deprecation notices
     from unified_planning.io import PDDLReader, PDDLWriter
     from unified_planning.plans import ActionInstance
 
-    original = PDDLReader().parse_problem_string(domain, problem)
-    compiled, back, applied = adapt_problem(original, t.compilers, keep_metric=t.metric != "drop")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unified-planning's credits and deprecation notices
+        original = PDDLReader().parse_problem_string(domain, problem)
+        compiled, back, applied = adapt_problem(original, t.compilers, keep_metric=t.metric != "drop")
     writer = PDDLWriter(compiled)
     head = _header(t, inst, [*extra, f"unified-planning applied: {', '.join(applied) or 'nothing'}"])
     consuming = {a.name: len(a.consumes) for a in reg.actions.values()}
