@@ -110,7 +110,7 @@ def scenarios(reg: Registries, limit: float) -> int:
     from tests.certify.scenarios import SCENARIOS
 
     cpu = []
-    for name, make in SCENARIOS.items():
+    for make in SCENARIOS.values():
         for profile in ("water_first", "time_first"):
             inst = make(reg, profile)
             result = exact_search(reg, inst, time_limit=limit)

@@ -31,6 +31,9 @@ def _bench_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--projection-study", action="store_true",
                    help="also run full- and projected-state runs of planners with a projection switch")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true",
+                   help="print the run's summary as JSON (implies --quiet; keys: total, skipped, ran, failures, "
+                        "wall, statuses, planners_skipped, results)")
 
 
 def _raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
@@ -47,12 +50,19 @@ def _bench(args: argparse.Namespace) -> int:
     config = BenchConfig(planners, args.instances, args.out, jobs=args.jobs, time_limit=args.time_limit,
                          memory_limit=args.memory_limit or None, runs=args.runs, grace=args.grace,
                          executor=args.executor, scheduler=args.scheduler, plugins=args.plugin,
-                         progress=not args.quiet, projection_study=args.projection_study)
+                         progress=not (args.quiet or args.json), projection_study=args.projection_study)
     old = signal.signal(signal.SIGTERM, _raise_interrupt)  # a kill stops the workers, like Ctrl-C
     try:
         summary = run_bench(config)
     finally:
         signal.signal(signal.SIGTERM, old)
+    if args.json:
+        from dataclasses import asdict
+
+        from hygiene_pddl.cli import print_json
+
+        print_json({**asdict(summary), "results": str(args.out / "results.jsonl")})
+        return EXIT_OK
     statuses = ", ".join(f"{k} {v}" for k, v in sorted(summary.statuses.items())) or "nothing new"
     print(f"{summary.total} runs: {summary.skipped} already in {args.out / 'results.jsonl'}, {summary.ran} run now "
           f"({statuses}); {summary.failures} failed in all; {summary.wall:.1f} s")

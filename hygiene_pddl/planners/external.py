@@ -117,11 +117,12 @@ ENGINES: dict[str, EngineSpec] = {s.key: s for s in (
                adaptations="Aries rejects conditional effects, (not (and ..)) conditions, real fluents and products "
                            "in the metric: conditional effects and disjunctions compiled away (UP's removers), "
                            "numeric fluents made integer, metric dropped (satisficing)"),
-    EngineSpec("lpg", "lpg", "temporal", ("conditional-effects", "disjunctive-conditions", "negative-conditions"),
+    EngineSpec("lpg", "lpg", "temporal", ("conditional-effects",),
                keep_metric=False, params=(("-seed", "0"),), modules=("up_lpg",),
-               adaptations="LPG-td rejects conditional effects, disjunctions and negative conditions: compiled away "
-                           "(UP's removers), metric dropped (satisficing, one solution); its '[d])' plan lines with "
-                           "timed initial literals are repaired before unified-planning reads them"),
+               adaptations="LPG-td rejects conditional effects: compiled away (UP's remover; LPG-td reads the "
+                           "disjunctions and negative conditions itself, and misprints action names when they are "
+                           "compiled away too: 212 actions on hot_cocoa); metric dropped (satisficing, one "
+                           "solution); its '[d])' plan lines are repaired before unified-planning reads them"),
     EngineSpec("enhsp", "enhsp", "numeric", modules=("up_enhsp",),
                adaptations="classical-numeric flavour rendered on the fly (instantaneous actions, split processes, "
                            "numeric stocks); satisficing"),
@@ -144,8 +145,55 @@ def _package_dir(module: str) -> Path | None:
     return Path(spec.origin).parent
 
 
+def up_environment():  # noqa: ANN201 - unified-planning's Environment
+    """unified-planning's global environment with the engines that register themselves by call (Kairos,
+    and hygiene-pddl's own: hygiene_pddl.up_engines) added to its factory."""
+    from unified_planning.shortcuts import get_environment
+
+    env = get_environment()
+    env.credits_stream = None
+    try:
+        import up_kairos
+
+        up_kairos.register(env)
+    except ImportError:  # pragma: no cover - kairos is a dependency
+        pass
+    from hygiene_pddl.up_engines import register
+
+    register(env)
+    return env
+
+
+def generic_engine(name: str) -> EngineSpec:
+    """A spec for any engine of unified-planning's factory: the flavour its declared kind supports, no
+    adaptation (KeyError when the factory has no such engine)."""
+    import warnings
+
+    warnings.simplefilter("ignore")
+    env = up_environment()
+    if name not in env.factory.engines:
+        planners = (n for n in env.factory.engines if "[" not in n and env.factory.engine(n).is_oneshot_planner())
+        raise KeyError(f"its one-shot planners here: {', '.join(sorted(planners))}")
+    kind = env.factory.engine(name).supported_kind()
+    flavour = ("temporal" if kind.has_continuous_time() else
+               "numeric" if kind.has_simple_numeric_planning() or kind.has_general_numeric_planning() else "classical")
+    return EngineSpec(name, name, flavour, adaptations="none (a unified-planning engine by name; flavour from "
+                                                         "the problem kind it declares)")
+
+
+def spec_of(key: str) -> EngineSpec:
+    """The engine's spec: ENGINES' entry, else a generic one from unified-planning's factory."""
+    return ENGINES[key] if key in ENGINES else generic_engine(key)
+
+
 def engine_available(key: str) -> tuple[bool, str]:
     """Whether the engine can run here, without starting it (and why not)."""
+    if key not in ENGINES:
+        try:
+            generic_engine(key)
+        except (KeyError, ImportError) as exc:
+            return False, f"unified-planning has no engine {key!r} ({exc})"
+        return True, ""
     spec = ENGINES[key]
     for module in spec.modules:
         try:
@@ -254,27 +302,19 @@ _COMPILERS = {
 }
 
 
-def run_engine(key: str, domain: str, problem: str, deadline: float) -> dict:
-    """Parse, adapt, solve, map back; a JSON-ready dict (runs inside the child process). ``deadline`` is a
-    ``time.time()`` value: the engine's timeout is what is left of it once the problem is ready."""
-    import warnings
-
-    warnings.simplefilter("ignore")
+def adapt_problem(q, compilers: tuple[str, ...], keep_metric: bool = True):  # noqa: ANN001, ANN201 - UP objects
+    """Apply an engine's adaptations to a unified-planning problem: drop the metric unless ``keep_metric``,
+    then each of ``compilers`` (ENGINES' names) in turn. Returns (problem, map-back functions in order of
+    application, one sentence per adaptation applied)."""
     from unified_planning.engines import CompilationKind
-    from unified_planning.io import PDDLReader
-    from unified_planning.plans import TimeTriggeredPlan
-    from unified_planning.shortcuts import Compiler, OneshotPlanner, get_environment
+    from unified_planning.shortcuts import Compiler
 
-    spec = ENGINES[key]
-    env = get_environment()
-    env.credits_stream = None
-    out: dict = {"status": None, "kind": None, "steps": [], "logs": [], "adaptations": [], "engine_metrics": {}}
-    q = PDDLReader(env).parse_problem_string(domain, problem)
-    if not spec.keep_metric and q.quality_metrics:
+    applied, back = [], []
+    if not keep_metric and q.quality_metrics:
+        q = q.clone()
         q.clear_quality_metrics()
-        out["adaptations"].append("metric dropped")
-    back = []
-    for step in spec.compilers:
+        applied.append("metric dropped")
+    for step in compilers:
         if step == "integer-fluents":
             q, mb = _integer_fluents(q)
         else:
@@ -283,16 +323,30 @@ def run_engine(key: str, domain: str, problem: str, deadline: float) -> dict:
                 res = compiler.compile(q, getattr(CompilationKind, kind))
             q, mb = res.problem, res.map_back_action_instance
         back.append(mb)
-        out["adaptations"].append(f"{step} compiled away ({len(q.actions)} actions)" if step != "integer-fluents"
-                                  else "numeric fluents made integer")
+        applied.append(f"{step} compiled away ({len(q.actions)} actions)" if step != "integer-fluents"
+                       else "numeric fluents made integer")
+    return q, back, applied
+
+
+def run_engine(key: str, domain: str, problem: str, deadline: float) -> dict:
+    """Parse, adapt, solve, map back; a JSON-ready dict (runs inside the child process). ``deadline`` is a
+    ``time.time()`` value: the engine's timeout is what is left of it once the problem is ready."""
+    import warnings
+
+    warnings.simplefilter("ignore")
+    from unified_planning.io import PDDLReader
+    from unified_planning.plans import TimeTriggeredPlan
+    from unified_planning.shortcuts import OneshotPlanner
+
+    spec = spec_of(key)
+    env = up_environment()
+    out: dict = {"status": None, "kind": None, "steps": [], "logs": [], "adaptations": [], "engine_metrics": {}}
+    q = PDDLReader(env).parse_problem_string(domain, problem)
+    q, back, out["adaptations"] = adapt_problem(q, spec.compilers, spec.keep_metric)
     params = dict(spec.params)
     if key == "lpg":
         engine = _lpg_engine(params)
     else:
-        if key == "kairos":
-            import up_kairos
-
-            up_kairos.register(env)
         engine = OneshotPlanner(name=spec.up_name, params=params or None)
     timeout = max(MIN_ENGINE, deadline - time.time() - MARGIN)
     out["engine_timeout"] = round(timeout, 2)
@@ -367,6 +421,12 @@ def grid(t: Fraction) -> int:
     return math.floor(Fraction(t) + Fraction(1, 2))
 
 
+def drop_level_args(args, consumed: int) -> tuple:  # noqa: ANN001
+    """An action's arguments without the (before, after) level pair of each of its ``consumed`` stocks
+    (the discrete-level flavours append them after the compiler's parameters)."""
+    return tuple(args[: len(args) - 2 * consumed]) if consumed else tuple(args)
+
+
 def sequential_to_happenings(reg: Registries, inst: Instance, steps: list, drop_levels: bool):
     """Engine steps → (registry actions [(name, args)], happenings [(action index, phase)]) in plan order."""
     mapper = StepMapper(reg, inst)
@@ -381,8 +441,8 @@ def sequential_to_happenings(reg: Registries, inst: Instance, steps: list, drop_
         if base not in reg.actions:
             raise InputError(f"the engine's step {name} is no action of this instance")
         schema = reg.actions[base]
-        if drop_levels and phase != "end" and schema.consumes:
-            args = args[: len(args) - 2 * len(schema.consumes)]
+        if drop_levels and phase != "end":
+            args = drop_level_args(args, len(schema.consumes))
         key = mapper.from_pddl(base, tuple(args))
         if phase == "end":
             if key not in open_split:
@@ -489,10 +549,10 @@ class ExternalPlanner:
 
     def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:
         reg = reg or load_registries()
-        spec = ENGINES[self.engine]
         t0 = time.perf_counter()
-        notes = [f"{FLAVOUR_LABEL[spec.flavour]} flavour; adaptations: {spec.adaptations}"]
         ok, why = engine_available(self.engine)
+        spec = spec_of(self.engine) if ok or self.engine in ENGINES else None
+        notes = [f"{FLAVOUR_LABEL[spec.flavour]} flavour; adaptations: {spec.adaptations}"] if spec else []
         if not ok:
             return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED,
                                   (("build", 0.0), ("solve", 0.0), ("total", 0.0)),
