@@ -24,13 +24,24 @@ def _bench_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--grace", type=float, default=5.0,
                    help="seconds past the time limit before the call's process group is killed (default 5)")
     p.add_argument("--runs", type=int, default=1, help="runs per (planner, instance) (default 1)")
-    p.add_argument("--executor", choices=["local", "dask"], default="local")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address for --executor dask")
+    p.add_argument("--executor", choices=["local", "dask"], default="local",
+                   help="local: --jobs calls at a time here; dask: on a Dask cluster (default local)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="Dask scheduler for --executor dask (default: a local cluster of --jobs worker processes)")
+    p.add_argument("--worker-start", choices=["fork", "spawn"], default="fork",
+                   help="how each call's isolated process starts: forked from a preloaded server (default) or "
+                        "a fresh Python process (slow start-up)")
     p.add_argument("--plugin", action="append", default=[], metavar="MODULE",
                    help="module or .py file to import (here and in every worker) that registers more planners")
     p.add_argument("--projection-study", action="store_true",
                    help="also run full- and projected-state runs of planners with a projection switch")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _command_line() -> str:
+    import shlex
+
+    return shlex.join(["hygiene-pddl", *sys.argv[1:]]) if sys.argv[1:2] == ["bench"] else ""
 
 
 def _raise_interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
@@ -47,7 +58,8 @@ def _bench(args: argparse.Namespace) -> int:
     config = BenchConfig(planners, args.instances, args.out, jobs=args.jobs, time_limit=args.time_limit,
                          memory_limit=args.memory_limit or None, runs=args.runs, grace=args.grace,
                          executor=args.executor, scheduler=args.scheduler, plugins=args.plugin,
-                         progress=not args.quiet, projection_study=args.projection_study)
+                         progress=not args.quiet, projection_study=args.projection_study, start=args.worker_start,
+                         command=_command_line())
     old = signal.signal(signal.SIGTERM, _raise_interrupt)  # a kill stops the workers, like Ctrl-C
     try:
         summary = run_bench(config)
