@@ -50,14 +50,16 @@ Restriction = Callable[[Registries, Instance, JointModel], list[tuple[str, objec
 
 def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, time_limit: float, *,
                max_actions: int = 6, project: bool = True, focus: bool = True,
-               restrict: Restriction | None = None, infeasible_is_proof: bool = True,
+               restrict: Restriction | None = None, infeasible_is_proof: bool = True, model_is_task: bool = True,
                notes: tuple[str, ...] = (), t0: float | None = None) -> PlannerResult:
     """Ground ``inst`` against ``state``, build the joint model, solve lexicographically, write the plan.
 
     ``inst`` supplies the goals, objects, K and profile; ``state`` is whatever the planner believes the
     state at the decision time is. With ``focus``, a proved-infeasible focused model is retried with every
     reachable action (as hygiene-nsp does). ``infeasible_is_proof=False`` reports undetermined instead of
-    infeasible (for restricted models).
+    infeasible (for restricted models). ``model_is_task=False`` (a restricted model, a belief that is not the
+    replayed state, goals that are not the task's) never claims ``proved_optimal``: an optimum of that model
+    proves nothing about the task's optimum.
     """
     t0 = time.perf_counter() if t0 is None else t0
     notes_out = list(notes)
@@ -88,10 +90,14 @@ def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, 
                 notes_out.append(f"the restricted model has no plan within {max_actions} actions and the deadline "
                                  "(this proves nothing about the task itself)")
         else:
-            notes_out.append(f"no plan found within {time_limit:g} s")
-        return no_plan_result(name, reg, inst, status, timings, notes_out)
+            notes_out.append(f"no plan found in {dict(timings)['total']:.1f} s of the {time_limit:g} s limit")
+        return no_plan_result(name, reg, inst, status, timings, notes_out,
+                              timed_out=res.status is LexStatus.UNDETERMINED)
     steps, cost = solution(jm, res)
-    return PlannerResult(name, inst.id, PlanStatus.PLAN, res.status is LexStatus.OPTIMAL, tuple(steps),
+    optimal = res.status is LexStatus.OPTIMAL
+    if optimal and not model_is_task:
+        notes_out.append("optimal for this planner's own model only (not a claim about the task's optimum)")
+    return PlannerResult(name, inst.id, PlanStatus.PLAN, optimal and model_is_task, tuple(steps),
                          plan_text(reg, inst, steps, name, cost), cost, timings, tuple(notes_out))
 
 
@@ -122,7 +128,7 @@ class HistoryBlind:
         note = ("hygiene state from the initial hazard sources only; the history's contamination is unknown to it"
                 + (f" ({len(unknown)} contaminated carrier(s) it does not know about)" if unknown else ""))
         return joint_plan(self.name, reg, inst, belief, time_limit, max_actions=self.max_actions,
-                          notes=(note,), t0=t0)
+                          model_is_task=False, notes=(note,), t0=t0)
 
 
 # --- treat-always ----------------------------------------------------------------------------------
@@ -183,7 +189,7 @@ class TreatAlways:
         t0 = time.perf_counter()
         state = replay(inst, reg)
         return joint_plan(self.name, reg, inst, state, time_limit, max_actions=self.max_actions,
-                          restrict=treat_before_protected_contacts, infeasible_is_proof=False,
+                          restrict=treat_before_protected_contacts, infeasible_is_proof=False, model_is_task=False,
                           notes=("a pad is treated right before every contact with a protected region; washes are "
                                  "preferred over other treatments before the profile's dimensions",), t0=t0)
 

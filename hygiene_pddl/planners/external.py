@@ -27,8 +27,9 @@ compiler's classical views: stock levels become numeric fluents ``(stock-s)`` wi
 Every engine call runs in a child process (``python -m hygiene_pddl.planners.external``) in its own
 session, killed with its whole process group at the time limit: some engines ignore their timeout
 (TAMER) or run helper processes (Aries, LPG, ENHSP, Fast Downward), and a crash must not take the caller
-down. An engine that fails, crashes or times out gives *undetermined* with the reason in the notes; a
-proof of unsolvability gives *infeasible*.
+down. An engine that fails or crashes gives *undetermined* with the reason in the notes; one that runs out of
+time (its own timeout, or killed at the limit) gives *undetermined* marked ``timed_out`` (the bench records a
+timeout); a proof of unsolvability gives *infeasible*.
 
 Plans come back in registry terms (``StepMapper.from_pddl``). Temporal plans keep the engine's order and
 are put on the integer TU grid (each start rounded to the nearest TU; ``plan_text`` adds the epsilon
@@ -550,8 +551,9 @@ class ExternalPlanner:
             notes += [f"engine log: {m}" for m in out.get("logs", []) if m.split("]", 1)[-1].strip()][:2]
         if status == "UNSOLVABLE_PROVEN":
             return no_plan_result(self.name, reg, inst, PlanStatus.INFEASIBLE, timings, notes)
-        if not out.get("steps"):
-            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings, notes)
+        if not out.get("steps"):  # killed at the limit, or the engine's own timeout: a timeout, not an answer
+            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings, notes,
+                                  timed_out=status in ("KILLED", "TIMEOUT"))
         try:
             if out["kind"] == "temporal":
                 steps, text, more = self._temporal(reg, inst, out["steps"])

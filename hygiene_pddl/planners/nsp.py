@@ -222,7 +222,7 @@ class HygieneNSP:
             status = PlanStatus.INFEASIBLE if res.status is LexStatus.INFEASIBLE else PlanStatus.UNDETERMINED
             if status is PlanStatus.INFEASIBLE:
                 notes.append(f"no plan within {bound} actions and the deadline (proved)")
-            return no_plan_result(self.name, reg, inst, status, timings, notes)
+            return no_plan_result(self.name, reg, inst, status, timings, notes, timed_out=True)
         steps, cost = solution(jm, res)
         optimal = res.status is LexStatus.OPTIMAL
         if optimal:

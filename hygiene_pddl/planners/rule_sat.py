@@ -143,7 +143,7 @@ class RuleSat:
             f"{atom_text(g)} ({r})" for g, r in zip(reading.goals, reading.rules, strict=True))
         read = dataclasses.replace(inst, goals=reading.goals)
         return joint_plan(self.name, reg, read, replay(inst, reg), time_limit, max_actions=self.max_actions,
-                          project=False, focus=False, notes=(note,), t0=t0)
+                          project=False, focus=False, model_is_task=False, notes=(note,), t0=t0)
 
 
 register(PlannerInfo("rule-sat", "paper baseline: goals read from the request text by fixed rules (grounded goals "

@@ -134,6 +134,15 @@ def test_engine_past_the_time_limit_is_killed():
     assert out["status"] == "KILLED" and "killed" in out["error"]
 
 
+@pytest.mark.parametrize("status", ["KILLED", "TIMEOUT"])
+def test_an_engine_out_of_time_is_a_timeout_not_an_answer(monkeypatch, status):
+    monkeypatch.setattr(external, "call_engine", lambda *a, **k: {"status": status, "error": "no answer"})
+    result = ExternalPlanner("kairos").solve(load_instance(COCOA, REG), 5, REG)
+    assert result.status is PlanStatus.UNDETERMINED and result.timed_out
+    monkeypatch.setattr(external, "call_engine", lambda *a, **k: {"status": "UNSOLVABLE_INCOMPLETELY"})
+    assert not ExternalPlanner("kairos").solve(load_instance(COCOA, REG), 5, REG).timed_out
+
+
 @ENGINE
 @pytest.mark.parametrize("key", sorted(ENGINES))
 def test_engine_on_spoon_fruit_gives_an_accepted_plan_or_an_honest_answer(key, tmp_path):
