@@ -35,6 +35,10 @@ def _bench_args(p: argparse.ArgumentParser) -> None:
                    help="module or .py file to import (here and in every worker) that registers more planners")
     p.add_argument("--projection-study", action="store_true",
                    help="also run full- and projected-state runs of planners with a projection switch")
+    p.add_argument("--sample", type=int, metavar="N",
+                   help="run on a deterministic stratified sample of at least N of the instances (whole pair "
+                        "groups; every activity group, tier, area, design, kind, event and infeasible condition)")
+    p.add_argument("--sample-seed", type=int, default=0, metavar="S", help="seed of --sample (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -59,7 +63,7 @@ def _bench(args: argparse.Namespace) -> int:
                          memory_limit=args.memory_limit or None, runs=args.runs, grace=args.grace,
                          executor=args.executor, scheduler=args.scheduler, plugins=args.plugin,
                          progress=not args.quiet, projection_study=args.projection_study, start=args.worker_start,
-                         command=_command_line())
+                         command=_command_line(), sample=args.sample, sample_seed=args.sample_seed)
     old = signal.signal(signal.SIGTERM, _raise_interrupt)  # a kill stops the workers, like Ctrl-C
     try:
         summary = run_bench(config)

@@ -70,6 +70,8 @@ class BenchConfig:
     projection_study: bool = False  # also run full- and projected-state runs of planners that can switch
     start: str = "fork"  # how each call's process starts: fork (preloaded fork server) or spawn
     command: str | None = None  # the command line, recorded in bench.json
+    sample: int | None = None  # run on a stratified sample of this many of the instances (bench/sample.py)
+    sample_seed: int = 0
 
 
 @dataclass
@@ -459,6 +461,10 @@ def run_bench(config: BenchConfig, warn: Warn = _default_warn) -> BenchSummary:
         raise InputError(f"unknown executor {config.executor!r}; expected local or dask")
     planners, skipped_planners = check_planners(config.planners, config.plugins, warn)
     files = resolve_instances(config.instances)
+    if config.sample is not None:
+        from hygiene_pddl.bench.sample import sample_files
+
+        files = sample_files(files, config.sample, config.sample_seed)
     study = [p for p in planners if projection_capable(p, config.plugins)] if config.projection_study else []
     if config.projection_study and not study:
         warn("--projection-study: none of the planners has a state-projection switch")
@@ -525,6 +531,7 @@ def _write_meta(store: ResultStore, config: BenchConfig, planners: list[str], fi
         "planners": planners, "instances": [str(f) for f in files], "runs": config.runs,
         "time_limit": config.time_limit, "memory_limit": config.memory_limit, "grace": config.grace,
         "jobs": config.jobs, "executor": config.executor, "start": config.start, "command": config.command,
+        "sample": None if config.sample is None else {"size": config.sample, "seed": config.sample_seed},
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": machine(),
     })
     tmp = path.with_name(path.name + ".tmp")
