@@ -84,6 +84,14 @@ def _report_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gantt", action="append", default=[], metavar="PLANNER:INSTANCE",
                    help="plan(s) to draw as a Gantt chart (default: the first valid plan of each planner)")
     p.add_argument("--no-swaps", action="store_true", help="skip the history-swap evaluation (replays plans)")
+    p.add_argument("--set", default="common", metavar="common|union|FILE",
+                   help="comparison set: the instances every compared planner ran on (common, default), those any "
+                        "ran on (union; missing results count as no plan), or the ids listed in FILE")
+    p.add_argument("--baseline", default=None, metavar="PLANNER",
+                   help="planner the others' times are compared with (default hygiene-nsp if compared, else the "
+                        "first)")
+    p.add_argument("--doc", type=Path, default=None, metavar="FILE.md",
+                   help="also write a results document (how the runs were made, every table and figure) to FILE.md")
 
 
 @command("report", "tables (Markdown, CSV, JSON) and plots (PNG) from a bench results folder", _report_args)
@@ -97,8 +105,34 @@ def _report(args: argparse.Namespace) -> int:
         if not sep or not planner or not instance:
             raise InputError(f"--gantt expects PLANNER:INSTANCE, got {spec!r}")
         gantt.append((planner, instance))
+    comparison: str | list[str] = args.set
+    if args.set not in ("common", "union"):
+        from hygiene_pddl.bench.report import read_instance_list
+
+        comparison = read_instance_list(Path(args.set))
     report = write_report(args.results, args.out, problems=args.problems, planners=planners, gantt=gantt or None,
-                          swaps=not args.no_swaps)
+                          swaps=not args.no_swaps, comparison=comparison, baseline=args.baseline,
+                          set_source="" if args.set in ("common", "union") else args.set)
+    if args.doc is not None:
+        from hygiene_pddl.bench.report import results_document
+
+        args.doc.parent.mkdir(parents=True, exist_ok=True)
+        args.doc.write_text(results_document(report, args.doc, args.results, _report_command(args)), encoding="utf-8")
     print_tables(report)
-    print(f"wrote {len(report.files)} files under {args.out}", file=sys.stderr)
+    print(f"wrote {len(report.files)} files under {args.out}" + (f" and {args.doc}" if args.doc else ""),
+          file=sys.stderr)
     return EXIT_OK
+
+
+def _report_command(args: argparse.Namespace) -> str:
+    """The report command in a canonical form (what the results document says regenerates it)."""
+    import shlex
+
+    parts = ["hygiene-pddl", "report", str(args.results), "--out", str(args.out), "--doc", str(args.doc)]
+    for flag, value in (("--problems", args.problems), ("--planners", args.planners), ("--baseline", args.baseline)):
+        if value is not None:
+            parts += [flag, str(value)]
+    if args.set != "common":
+        parts += ["--set", args.set]
+    parts += [x for spec in args.gantt for x in ("--gantt", spec)] + (["--no-swaps"] if args.no_swaps else [])
+    return shlex.join(parts)

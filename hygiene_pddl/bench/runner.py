@@ -500,6 +500,15 @@ def run_bench(config: BenchConfig, warn: Warn = _default_warn) -> BenchSummary:
                         time.monotonic() - t0, statuses, skipped_planners)
 
 
+def _shown(path: Path) -> str:
+    """A path relative to the working folder when it lies inside it (a committed store names no machine's
+    folders), else absolute."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(Path(path).resolve())
+
+
 def machine() -> dict[str, Any]:
     """What the runs ran on: OS, CPU model and count, memory, Python, and the load when the run started."""
     import platform
@@ -525,10 +534,10 @@ def _write_meta(store: ResultStore, config: BenchConfig, planners: list[str], fi
     """``DIR/bench.json``: what each invocation asked for (the report finds the problems folder here)."""
     path = store.dir / META
     meta = _read_json(path) or {"invocations": []}
-    problems = sorted({str(f.parent.parent) for f in files})
+    problems = sorted({_shown(f.parent.parent) for f in files})
     meta["problems"] = sorted(set(meta.get("problems", [])) | set(problems))
     meta["invocations"].append({
-        "planners": planners, "instances": [str(f) for f in files], "runs": config.runs,
+        "planners": planners, "instances": [_shown(f) for f in files], "runs": config.runs,
         "time_limit": config.time_limit, "memory_limit": config.memory_limit, "grace": config.grace,
         "jobs": config.jobs, "executor": config.executor, "start": config.start, "command": config.command,
         "sample": None if config.sample is None else {"size": config.sample, "seed": config.sample_seed},

@@ -157,10 +157,9 @@ def sample_files(files: list[Path], size: int, seed: int = 0, reg=None) -> list[
 
 
 def family_kind(reg=None) -> Callable[[InstanceInfo], str | None]:  # noqa: ANN001
-    """InstanceInfo -> the task kind (family structure) its family declares in the task-source registry."""
-    if reg is None:
-        from hygiene_pddl.registries import load_registries
+    """InstanceInfo -> its family's task kind (:func:`hygiene_pddl.metrics.tables.family_kind`), with the
+    packaged registries by default."""
+    from hygiene_pddl.metrics.tables import family_kind as kind_of
+    from hygiene_pddl.registries import load_registries
 
-        reg = load_registries()
-    kinds = {name: getattr(fam, "kind", None) for name, fam in reg.families.items()}
-    return lambda info: kinds.get(info.family)
+    return kind_of(reg if reg is not None else load_registries())

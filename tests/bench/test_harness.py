@@ -77,7 +77,8 @@ def test_every_plan_is_saved_and_checked_at_both_levels(nsp_bench):
         assert set(r["timings"]) == {"build", "solve", "total"} and r["wall"] > 0
         assert r["projection"] is None and r["error"] is None
     meta = json.loads((out / "bench.json").read_text())
-    assert meta["problems"] == [str(PROBLEMS)] and meta["invocations"][0]["planners"] == ["hygiene-nsp"]
+    assert [Path(p).resolve() for p in meta["problems"]] == [PROBLEMS.resolve()]
+    assert meta["invocations"][0]["planners"] == ["hygiene-nsp"]
 
 
 def test_a_finished_bench_reruns_nothing(nsp_bench):

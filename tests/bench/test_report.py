@@ -12,6 +12,7 @@ import pytest
 from hygiene_pddl import cli
 from hygiene_pddl.bench import run_demo, write_report
 from hygiene_pddl.episodes.index import load_index
+from hygiene_pddl.errors import InputError
 from tests.bench.common import PROBLEMS
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -74,9 +75,33 @@ def hand_made(tmp_path_factory):
     results = tmp_path_factory.mktemp("hand")
     (results / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
     out = results / "report"
-    code = cli.main(["report", str(results), "--out", str(out), "--problems", str(PROBLEMS), "--no-swaps"])
+    code = cli.main(["report", str(results), "--out", str(out), "--problems", str(PROBLEMS), "--no-swaps",
+                     "--set", "union"])
     assert code == 0
     return out
+
+
+def test_the_default_comparison_set_is_what_every_planner_ran_on(tmp_path):
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
+    report = write_report(tmp_path, tmp_path / "r", problems=PROBLEMS, swaps=False)
+    cs = report.tables["comparison_set"]
+    # beta ran on BL, BR, CE only: both planners are scored there, and the report says so
+    assert (cs["rule"], cs["instances"]) == ("common", [BL, BR, CE])
+    assert cs["coverage"] == {"alpha": {"results": 8, "in_set": 3}, "beta": {"results": 3, "in_set": 3}}
+    assert report.tables["overall"]["alpha"] == {"n": 3, "sr_count": 3, "osr_count": 2, "sr": 1.0, "osr": 2 / 3}
+    assert report.tables["overall"]["beta"] == {"n": 3, "sr_count": 2, "osr_count": 2, "sr": 2 / 3, "osr": 2 / 3}
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert "Comparison set (common): the instances every compared planner has a result on: 3 instances" in md
+    assert "alpha 3 of its 8; beta 3 of its 3" in md
+    # a file of ids chooses the set; an unknown id is bad input naming the file
+    (tmp_path / "set.txt").write_text(f"# two instances\n{CT}\n{WW}  # a comment\n")
+    assert cli.main(["report", str(tmp_path), "--out", str(tmp_path / "f"), "--problems", str(PROBLEMS),
+                     "--no-swaps", "--set", str(tmp_path / "set.txt")]) == 0
+    data = json.loads((tmp_path / "f" / "report.json").read_text())["tables"]
+    assert data["comparison_set"]["instances"] == [CT, WW] and data["overall"]["alpha"]["sr_count"] == 1
+    (tmp_path / "bad.txt").write_text("no-such-instance\n")
+    with pytest.raises(InputError, match="not in the benchmark"):
+        write_report(tmp_path, tmp_path / "g", problems=PROBLEMS, swaps=False, comparison=["no-such-instance"])
 
 
 def _csv(path: Path) -> list[dict]:
@@ -149,7 +174,7 @@ def test_report_prints_the_main_tables(tmp_path, capsys):
                      "--no-swaps", "--planners", "beta"]) == 0
     out = capsys.readouterr().out
     # the comparison set is what the chosen planners ran on: beta has records on three instances
-    assert "SR and OSR over the comparison set" in out and "66.7% (2/3)" in out and "alpha" not in out
+    assert "Table II: SR and OSR over the comparison" in out and "66.7% (2/3)" in out and "alpha" not in out
 
 
 @pytest.mark.parametrize("argv, message", [
