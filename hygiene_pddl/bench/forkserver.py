@@ -23,7 +23,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 #: Seconds the server may take to preload before the harness gives up on it.
@@ -188,7 +187,6 @@ class ForkServer:
         self._waiting: dict[int, list] = {}  # id -> [event, pid or None]
         self._children: dict[int, Child] = {}
         self.alive = True
-        self.started_in = 0.0
         first = self._read_line(READY_LIMIT)
         if not first or "ready" not in first:
             self.close()
@@ -272,14 +270,13 @@ _SERVERS_LOCK = threading.Lock()
 
 
 def server_for(plugins: tuple[str, ...], env: dict[str, str]) -> ForkServer:
-    """The running server for these plugins and environment in this process (started on first use)."""
+    """The running server for these plugins and environment in this process (started on first use; callers
+    meanwhile wait for it)."""
     key = (plugins, tuple(sorted(env.items())), os.getcwd())
     with _SERVERS_LOCK:
         server = _SERVERS.get(key)
         if server is None or not server.alive:
-            t0 = time.monotonic()
             server = _SERVERS[key] = ForkServer(plugins, env, os.getcwd())
-            server.started_in = time.monotonic() - t0
         return server
 
 

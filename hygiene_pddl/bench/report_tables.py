@@ -64,6 +64,11 @@ def _median(values: list[float]) -> float | None:
 # ------------------------------------------------------------------------------------------ run records
 
 
+def _overhead(harness: dict[str, Any], wall: float) -> float:
+    """What one call cost around the planner, without starting the fork server (paid once, shown apart)."""
+    return harness["call"] - wall - harness.get("server_start", 0.0)
+
+
 def run_summary(raw: list[dict], planners: Sequence[str]) -> dict[str, dict[str, Any]]:
     """Per planner over all its main-comparison records (not only the comparison set): runs, statuses,
     validator agreement, optimality claims, planner times, what the isolated call cost around the planner
@@ -87,17 +92,20 @@ def run_summary(raw: list[dict], planners: Sequence[str]) -> dict[str, dict[str,
             "levels_agree": sum(1 for r in plans if r.get("pddl_valid") is not None
                                 and r.get("pddl_valid") == r.get("valid")),
             "levels_checked": sum(1 for r in plans if r.get("pddl_valid") is not None),
+            "late_answers": sum(1 for r in mine if r["status"] in ("plan", "infeasible") and isinstance(
+                r.get("harness"), dict) and float(r.get("wall") or 0.0) > float(r["harness"].get("time_limit", 1e18))),
             "optimal_claims": len(claims),
             "wrong_optimal_claims": sum(1 for r in claims if r.get("optimal") is False or r.get("valid") is False),
             "median_total": _median(totals), "max_total": max(totals) if totals else None,
             "median_wall": _median(walls),
             "calls_measured": len(harness),
             "median_call": _median([h["call"] for h, _ in harness]),
-            "median_overhead": _median([h["call"] - w for h, w in harness]),
-            "max_overhead": max((h["call"] - w for h, w in harness), default=None),
-            "median_start": _median([h["start"] for h, _ in harness]),
+            "median_overhead": _median([_overhead(h, w) for h, w in harness]),
+            "max_overhead": max((_overhead(h, w) for h, w in harness), default=None),
+            "median_start": _median([h["start"] - h.get("server_start", 0.0) for h, _ in harness]),
             "median_check": _median([h["check"] for h, _ in harness]),
-            "overhead_share": (sum(h["call"] - w for h, w in harness) / sum(h["call"] for h, _ in harness)
+            "server_start": sum(h.get("server_start", 0.0) for h, _ in harness),
+            "overhead_share": (sum(_overhead(h, w) for h, w in harness) / sum(h["call"] for h, _ in harness)
                                if harness and sum(h["call"] for h, _ in harness) > 0 else None),
             "usage": dict(sorted(usage.items())),
         }
@@ -105,32 +113,36 @@ def run_summary(raw: list[dict], planners: Sequence[str]) -> dict[str, dict[str,
 
 
 def run_tables(runs: dict[str, dict[str, Any]], planners: Sequence[str]) -> list[Table]:
-    keys = ("runs", *STATUSES, "valid_plans", "levels_agree", "levels_checked", "optimal_claims",
+    keys = ("runs", *STATUSES, "valid_plans", "levels_agree", "levels_checked", "late_answers", "optimal_claims",
             "wrong_optimal_claims", "median_total", "max_total")
     out = [Table(
         "runs", "Runs: statuses, validator agreement, optimality claims, planner time (s)", ["planner", *keys],
         [[p, *(runs[p][k] for k in keys)] for p in planners],
         [[p, str(runs[p]["runs"]), ", ".join(f"{s} {runs[p][s]}" for s in STATUSES if runs[p][s]) or "–",
           str(runs[p]["valid_plans"]), f"{runs[p]['levels_agree']}/{runs[p]['levels_checked']}",
-          f"{runs[p]['optimal_claims']} ({runs[p]['wrong_optimal_claims']} wrong)",
+          str(runs[p]["late_answers"]), f"{runs[p]['optimal_claims']} ({runs[p]['wrong_optimal_claims']} wrong)",
           seconds(runs[p]["median_total"]), seconds(runs[p]["max_total"])] for p in planners],
         note="all of each planner's runs; levels agree: plans whose instance-level and PDDL-level verdicts are the "
-             "same; optimality claims: plans the planner says are proved optimal for the task (wrong: not optimal "
-             "or not valid by the evaluator); planner time is the planner's own total",
-        display_headers=["planner", "runs", "statuses", "valid plans", "levels agree", "optimality claims",
+             "same; late: answers (plans, infeasibility) that came after the time limit, within its grace (they "
+             "count as answers); optimality claims: plans the planner says are proved optimal for the task "
+             "(wrong: not optimal or not valid by the evaluator); planner time is the planner's own total",
+        display_headers=["planner", "runs", "statuses", "valid plans", "levels agree", "late", "optimality claims",
                          "median planner s", "max planner s"])]
     keys = ("calls_measured", "median_total", "median_call", "median_overhead", "max_overhead", "median_start",
-            "median_check", "overhead_share")
+            "median_check", "server_start", "overhead_share")
     out.append(Table(
         "overhead", "Harness overhead: process wall time against the planner's time (s)", ["planner", *keys],
         [[p, *(runs[p][k] for k in keys)] for p in planners],
         [[p, str(runs[p]["calls_measured"]), *(seconds(runs[p][k]) for k in keys[1:-1]),
           pct(runs[p]["overhead_share"])] for p in planners],
         note="per isolated call: call = from starting its process to its checked record; overhead = call - the "
-             "planner call's wall time; start = before the planner began; check = both validators after it; "
-             "share = overhead / call over all calls. The machine may have been shared: see the run's load.",
+             "planner call's wall time - fork-server start-up; start = before the planner began; check = both "
+             "validators after it; server start-up = starting the preloaded fork server (once per bench process, "
+             "or Dask worker, and plugins), summed over the planner's calls that paid it; share = overhead / call "
+             "over all calls. The machine may have been shared: see the run's load.",
         display_headers=["planner", "calls", "median planner s", "median call s", "median overhead s",
-                         "max overhead s", "median start s", "median check s", "overhead share"]))
+                         "max overhead s", "median start s", "median check s", "server start-up s",
+                         "overhead share"]))
     used = sorted({k for p in planners for k in runs[p]["usage"]})
     if used:
         out.append(Table("usage", "Usage reported by the planners (summed over runs)", ["planner", *used],
@@ -259,7 +271,8 @@ def quality_table(tables: dict[str, Any], planners: Sequence[str]) -> Table:
         x = q[p]["dimensions"][d]
         if not (x["worse"] or x["better"]):
             return "–"
-        return f"{x['worse']} worse, {x['better']} better, mean {x['mean_excess']:+.2f}"
+        counts = ", ".join(f"{n} {w}" for n, w in ((x["worse"], "worse"), (x["better"], "better")) if n)
+        return f"{counts}; mean {x['mean_excess']:+.2f}"
 
     return Table("quality", "Plan quality against the certified optimum, per cost dimension",
                  ["planner", "dimension", "plans", "optimal", "worse", "better", "mean_excess", "ratio"], rows,

@@ -238,28 +238,33 @@ def _worker_env(job: Job) -> dict[str, str]:
     return env
 
 
-def _start(job: Job, workdir: Path) -> tuple[Any, str]:
-    """The call's process (a Popen or a fork-server Child) and how it started ("fork" or "spawn"): leading
-    its own session, working in ``workdir`` (planners that write into the current folder, like Fast
-    Downward's output.sas, do not collide), its output in ``workdir/worker.log``."""
+def _start(job: Job, workdir: Path) -> tuple[Any, str, float]:
+    """The call's process (a Popen or a fork-server Child), how it started ("fork" or "spawn") and the seconds
+    spent getting the fork server (starting it, or waiting while another call starts it; about 0 once it
+    runs): leading its own session, working in ``workdir`` (planners that write into the current folder,
+    like Fast Downward's output.sas, do not collide), its output in ``workdir/worker.log``."""
+    server_start = 0.0
     if job.start == "fork" and hasattr(os, "fork"):
         from hygiene_pddl.bench.forkserver import ServerGone, server_for
 
+        t0 = time.monotonic()
         try:
-            return server_for(job.plugins, _worker_env(job)).spawn(workdir / "job.json", workdir), "fork"
-        except ServerGone:
-            pass  # the server could not start or died: a fresh process does the same work, only slower
+            server = server_for(job.plugins, _worker_env(job))
+            server_start = time.monotonic() - t0
+            return server.spawn(workdir / "job.json", workdir), "fork", server_start
+        except ServerGone:  # the server could not start or died: a fresh process does the same, only slower
+            server_start = time.monotonic() - t0
     with open(workdir / "worker.log", "wb") as log:
         return subprocess.Popen([sys.executable, "-m", "hygiene_pddl.bench.worker", str(workdir / "job.json"),
                                  str(workdir)], stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                env=_worker_env(job), cwd=workdir, start_new_session=True), "spawn"
+                                env=_worker_env(job), cwd=workdir, start_new_session=True), "spawn", server_start
 
 
 def _execute(job: Job, workdir: Path, cancel: threading.Event | None) -> dict | None:
     spec = {**asdict(job), "parent_pid": os.getpid(), "sys_path": os.getcwd()}
     (workdir / "job.json").write_text(json.dumps(spec), encoding="utf-8")
     t_spawn = time.monotonic()
-    proc, how = _start(job, workdir)
+    proc, how, server_start = _start(job, workdir)
     phase, deadline, solve_start, check_start = "start", time.monotonic() + STARTUP_LIMIT, None, None
     killed = None
     try:
@@ -287,7 +292,7 @@ def _execute(job: Job, workdir: Path, cancel: threading.Event | None) -> dict | 
     record["wall"] = end - (solve_start or t_spawn)
     record["harness"] = {"call": end - t_spawn, "start": (solve_start or end) - t_spawn,
                          "check": end - check_start if check_start is not None else 0.0,
-                         "process": how}
+                         "process": how, "server_start": server_start, "time_limit": job.time_limit}
     answer = _read_json(workdir / "record.json") or _read_json(workdir / "planner.json")
     log_tail = (workdir / "worker.log").read_text(encoding="utf-8", errors="replace")[-4000:]
     if answer is None:

@@ -20,8 +20,10 @@ Field meanings (the contract between harness and metrics):
   ``None`` on the main comparison's runs.
 * ``proved_optimal``: the planner's own claim that its plan is optimal for the task (``None``: not recorded).
 * ``harness``: what the isolated call cost around the planner: ``call`` (seconds from starting the call's
-  process to its record), ``start`` (before the planner began), ``check`` (both validators after it), and
-  ``process`` (``fork`` from the preloaded fork server, or ``spawn``); ``None`` for records from elsewhere.
+  process to its record), ``start`` (before the planner began), ``check`` (both validators after it),
+  ``process`` (``fork`` from the preloaded fork server, or ``spawn``), ``server_start`` (seconds of ``start``
+  spent starting the fork server, paid by the first call of a bench process) and ``time_limit`` (the call's);
+  ``None`` for records from elsewhere.
 * ``usage``: what the call consumed besides time, as the planner reports it (e.g. a language model's
   ``prompt_tokens`` and ``completion_tokens``); ``{}`` when it reports nothing.
 """

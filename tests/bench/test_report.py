@@ -28,14 +28,18 @@ def opt(iid: str) -> dict:
 
 
 def rec(planner: str, iid: str, status: str = "plan", valid: bool | None = True, cost: dict | None = None,
-        worse: dict | None = None, projection: dict | None = None, total: float = 1.0) -> dict:
+        worse: dict | None = None, projection: dict | None = None, total: float = 1.0, server: float = 0.0,
+        claim: bool = False) -> dict:
     plan = status == "plan"
+    wall = total + 0.5  # each call: 0.25 s around the planner besides a fork-server start-up
     return {"planner": planner, "instance": iid, "run": 1, "status": status,
             "plan_file": f"plans/{planner}/{iid}.plan" if plan else None, "valid": valid if plan else None,
             "pddl_valid": valid if plan else None, "cost": (cost or opt(iid)) if plan else None,
             "optimal": (cost is None) if plan else None, "first_worse": worse,
-            "timings": {"build": 0.0, "solve": total, "total": total}, "wall": total + 0.5, "notes": [],
-            "error": None, "projection": projection}
+            "timings": {"build": 0.0, "solve": total, "total": total}, "wall": wall, "notes": [],
+            "error": None, "projection": projection, "proved_optimal": claim,
+            "harness": {"call": wall + 0.25 + server, "start": 0.1 + server, "check": 0.15, "process": "fork",
+                        "server_start": server, "time_limit": 10.0}}
 
 
 # The committed first families: 8 feasible instances with certified optima; tiers (from the seven features) easy
@@ -60,8 +64,11 @@ def rec(planner: str, iid: str, status: str = "plan", valid: bool | None = True,
 # beta:  SR 2/8, OSR 2/8; failures 2 optimal, 6 no plan; HC irrelevant 0/1.
 # projection study (alpha on BL): full 2.0 s, projected 1.0 s, same status and cost -> reduction 50 %.
 CE_COST = {**opt(CE), "makespan": opt(CE)["makespan"] + 1}
+# alpha claims proved optimality on BL (right) and CE (wrong: makespan +1); its BR answer came after the 10 s
+# limit (11.5 s); its first call paid a 5 s fork-server start-up
 RECORDS = [
-    rec("alpha", BL), rec("alpha", BR), rec("alpha", CE, cost=CE_COST, worse={"dimension": "makespan", "by": 1}),
+    rec("alpha", BL, server=5.0, claim=True), rec("alpha", BR, total=11.0),
+    rec("alpha", CE, cost=CE_COST, worse={"dimension": "makespan", "by": 1}, claim=True),
     rec("alpha", CT, "timeout"), rec("alpha", TS), rec("alpha", TW, "infeasible"),
     rec("alpha", WS, valid=False, cost=opt(WS)), rec("alpha", WW),
     rec("beta", BL), rec("beta", BR, "error"), rec("beta", CE),
@@ -157,6 +164,13 @@ def test_pairs_events_failures_and_projection(hand_made):
     assert (runs["alpha"]["runs"], runs["alpha"]["plan"], runs["alpha"]["timeout"], runs["alpha"]["infeasible"],
             runs["alpha"]["valid_plans"]) == ("8", "6", "1", "1", "5")
     assert (runs["beta"]["runs"], runs["beta"]["error"]) == ("3", "1")
+    assert (runs["alpha"]["late_answers"], runs["alpha"]["optimal_claims"], runs["alpha"]["wrong_optimal_claims"]) \
+        == ("1", "2", "1")
+    over = {r["planner"]: r for r in _csv(hand_made / "overhead.csv")}
+    # the fork-server start-up is told apart: every call's overhead is 0.25 s
+    assert (over["alpha"]["median_overhead"], over["alpha"]["max_overhead"], over["alpha"]["server_start"]) == (
+        "0.25", "0.25", "5")
+    assert over["alpha"]["calls_measured"] == "8" and over["beta"]["median_start"] == "0.1"
 
 
 def test_json_holds_the_metrics_tables(hand_made):
@@ -226,3 +240,19 @@ def test_run_demo_reuses_finished_runs(nsp_bench, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "8 runs (8 reused" in out and "100.0% (8/8)" in out
     assert (tmp_path / "demo" / "report" / "report.md").exists() and report.planners == ["hygiene-nsp"]
+
+
+def test_extras_per_instance_quality_time_ratio_and_breakdowns(hand_made):
+    rows = {(r["instance"], r["planner"]): r for r in _csv(hand_made / "per_instance.csv")}
+    assert len(rows) == 8 * 2  # the union set here: every instance, every planner
+    assert (rows[(CE, "alpha")]["outcome"], rows[(CE, "alpha")]["first_worse"]) == ("safe_nonoptimal", "makespan")
+    assert (rows[(CT, "beta")]["outcome"], rows[(CT, "beta")]["status"]) == ("no_plan", "none")
+    assert "non-optimal (makespan) 1.00s" in (hand_made / "per_instance.md").read_text()
+    quality = {(r["planner"], r["dimension"]): r for r in _csv(hand_made / "quality.csv")}
+    assert (quality[("alpha", "makespan")]["plans"], quality[("alpha", "makespan")]["worse"]) == ("5", "1")
+    ratio = {r["planner"]: r for r in _csv(hand_made / "time_ratio.csv")}
+    # no hygiene-nsp here: alpha, the first planner, is the baseline; both resolved BL and CE (1.0 s each)
+    assert (ratio["beta"]["n"], ratio["beta"]["geomean"]) == ("2", "1")
+    for key in ("household_area", "design", "kind"):
+        assert {r["planner"] for r in _csv(hand_made / f"by_{key}.csv")} == {"alpha", "beta"}
+    assert {p.name for p in hand_made.glob("*.png")} >= {"cactus.png", "sr_osr_by_kind.png", "sr_osr_by_design.png"}
