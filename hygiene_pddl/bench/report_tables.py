@@ -179,6 +179,23 @@ def _breakdown(tables: dict[str, Any], key: str, title: str, planners: Sequence[
                  note="cells: SR / OSR", display_headers=heads)
 
 
+def tier_trend(by_tier: dict[str, dict[str, Any]], planners: Sequence[str]) -> Table | None:
+    """Whether SR and OSR fall (never rise) from easy to moderate to hard, per planner (the paper's claim)."""
+    tiers = [t for t in ("easy", "moderate", "hard") if all(t in by_tier[p] for p in planners)]
+    if len(tiers) < 2:
+        return None
+
+    def falls(p: str, metric: str) -> bool:
+        values = [by_tier[p][t][metric] for t in tiers]
+        return all(a >= b for a, b in zip(values, values[1:], strict=False))
+
+    rows = [[p, falls(p, "sr"), falls(p, "osr")] for p in planners]
+    return Table("tier_trend", f"Do SR and OSR fall from {' to '.join(tiers)}?", ["planner", "sr_falls", "osr_falls"],
+                 rows, [[p, "yes" if a else "NO", "yes" if b else "NO"] for p, a, b in rows],
+                 note="the paper finds that both fall for every planner; NO: the rate rises somewhere along the tiers",
+                 display_headers=["planner", "SR falls", "OSR falls"])
+
+
 def paper_tables(tables: dict[str, Any], planners: Sequence[str]) -> list[Table]:
     out: list[Table] = []
     ov = tables["overall"]
@@ -189,6 +206,8 @@ def paper_tables(tables: dict[str, Any], planners: Sequence[str]) -> list[Table]
                      [[p, str(ov[p]["n"]), rate(ov[p]["sr_count"], ov[p]["n"]), rate(ov[p]["osr_count"], ov[p]["n"])]
                       for p in planners], display_headers=["planner", "n", "SR", "OSR"]))
     out += [t for key, title in BREAKDOWNS if (t := _breakdown(tables, key, title, planners))]
+    if tables.get("by_tier") and (trend := tier_trend(tables["by_tier"], planners)):
+        out.insert(2, trend)
 
     fl = tables["failures"]
     out.append(Table("failures", "Table III: failure table (mutually exclusive outcomes)",

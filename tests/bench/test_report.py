@@ -136,6 +136,9 @@ def test_sr_osr_overall_and_by_tier_and_activity(hand_made):
             tiers[("alpha", "moderate")]["osr_count"]) == ("4", "2", "1")
     assert (tiers[("alpha", "hard")]["n"], tiers[("alpha", "hard")]["sr_count"],
             tiers[("alpha", "hard")]["osr_count"]) == ("2", "1", "1")
+    # alpha: SR 100 % -> 50 % -> 50 % falls; OSR 100 % -> 25 % -> 50 % rises on hard
+    trend = {r["planner"]: r for r in _csv(hand_made / "tier_trend.csv")}
+    assert (trend["alpha"]["sr_falls"], trend["alpha"]["osr_falls"]) == ("True", "False")
     groups = {(r["planner"], r["activity_group"]): r for r in _csv(hand_made / "by_activity_group.csv")}
     assert groups[("alpha", "food_preparation")]["sr"] == "0.5"
     assert groups[("beta", "dishware_and_dining")]["sr"] == "0.5"
