@@ -82,9 +82,14 @@ def _build(args: argparse.Namespace) -> int:
     args.root = args.root if args.root is not None else benchmark_root()
     reg = load_registries()
     if args.full:
+        from hygiene_pddl.bench.progress import RoundProgress
         from hygiene_pddl.episodes.pipeline import full_build, manifest_text
 
-        manifest = full_build(reg, jobs=args.jobs, cache_file=args.root / ".cache" / "certify.json")
+        bar = RoundProgress("certify", "instances", enabled=sys.stderr.isatty())
+        try:
+            manifest = full_build(reg, jobs=args.jobs, cache_file=args.root / ".cache" / "certify.json", progress=bar)
+        finally:
+            bar.close()
         (args.root / "problems").mkdir(exist_ok=True)
         (args.root / "problems" / "MANIFEST.json").write_text(manifest_text(manifest), encoding="utf-8")
     files = benchmark_files(reg, root=args.root)

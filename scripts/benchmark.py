@@ -15,6 +15,8 @@ Sections (``--sections``, comma-separated; default all):
   certify     (opt-in, minutes) time to compose, certify by two methods and admit the whole benchmark
   bench       whole-benchmark wall time of `hygiene-pddl bench` (isolated planner calls, both validators)
               at --jobs 1 and --jobs 2, and the ratio
+  overhead    (opt-in) what one isolated bench call costs around the planner, fresh processes (spawn)
+              against the fork server (fork), same calls, --jobs 1, and the ratio
 """
 
 from __future__ import annotations
@@ -217,6 +219,29 @@ def bench_wall(names: list[str], time_limit: float) -> dict[int, dict]:
     return out
 
 
+def bench_overhead(names: list[str], time_limit: float) -> dict[str, dict]:
+    """Per-call harness overhead (call wall - planner wall - fork-server start-up) with fresh processes and
+    with the fork server, on the same calls, one at a time."""
+    from hygiene_pddl.bench import BenchConfig, run_bench
+    from hygiene_pddl.bench.store import read_results
+
+    out = {}
+    for start in ("spawn", "fork"):
+        with tempfile.TemporaryDirectory() as tmp:
+            s = run_bench(BenchConfig(names, instances(), Path(tmp), jobs=1, time_limit=time_limit, progress=False,
+                                      start=start))
+            recs = read_results(Path(tmp) / "results.jsonl")[0]
+        h = [(r["harness"], float(r["wall"])) for r in recs]
+        out[start] = {"calls": len(recs), "wall": s.wall,
+                      "overhead": statistics.median(x["call"] - w - x["server_start"] for x, w in h),
+                      "max_overhead": max(x["call"] - w - x["server_start"] for x, w in h),
+                      "start": statistics.median(x["start"] - x["server_start"] for x, _ in h),
+                      "check": statistics.median(x["check"] for x, _ in h),
+                      "server_start": sum(x["server_start"] for x, _ in h),
+                      "planner": statistics.median(w for _, w in h)}
+    return out
+
+
 def bench_scaling(copies: list[int], time_limit: float) -> list[dict]:
     """hygiene-nsp on tasks derived from one instance per sampled family by copying its delivered items."""
     import json
@@ -321,6 +346,17 @@ def main(argv: list[str] | None = None) -> int:
         for jobs, x in r.items():
             print(f"--jobs {jobs}: {x['runs']} runs in {x['wall']:.1f} s ({x['failures']} failed; {x['statuses']})")
         print(f"--jobs 1 / --jobs 2 wall time = {r[1]['wall'] / r[2]['wall']:.2f}x")
+    if "overhead" in sections:
+        r = bench_overhead(args.planners.split(","), 60)
+        print(f"\n## harness overhead per call ({args.planners}, {len(instances())} instances, --jobs 1; seconds)")
+        print("| worker start | calls | bench wall / call | median planner | median overhead | max overhead | "
+              "median start | median check | server start-up |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for start, x in r.items():
+            print(f"| {start} | {x['calls']} | {x['wall'] / x['calls']:.2f} | {x['planner']:.3f} | {x['overhead']:.3f} "
+                  f"| {x['max_overhead']:.3f} | {x['start']:.3f} | {x['check']:.3f} | {x['server_start']:.2f} |")
+        print(f"median overhead spawn / fork = {r['spawn']['overhead'] / r['fork']['overhead']:.1f}x; "
+              f"bench wall spawn / fork = {r['spawn']['wall'] / r['fork']['wall']:.1f}x")
     if "scaling" in sections:
         print(f"\n## scaling (hygiene-nsp, time limit {args.scaling_time_limit:g} s per solve)")
         rows = bench_scaling([int(c) for c in args.copies.split(",")], args.scaling_time_limit)

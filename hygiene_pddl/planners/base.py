@@ -49,6 +49,8 @@ class PlannerResult:
     cost: CostVector | None
     timings: tuple[tuple[str, float], ...]  # build, solve, total (seconds)
     notes: tuple[str, ...] = field(default=())
+    #: undetermined because the time limit ran out (the bench records it as a timeout, not an answer)
+    timed_out: bool = False
     #: What the call used beyond time, as plain JSON data (LLM planners: endpoint parameters, tokens, cost,
     #: cache hits, retries, grounding); carried into the bench's result record unchanged.
     usage: dict | None = None
@@ -67,10 +69,11 @@ def timings_since(t0: float, t_build: float) -> Timings:
 
 
 def no_plan_result(planner: str, reg: Registries, inst: Instance, status: PlanStatus, timings: Timings,
-                   notes: Iterable[str]) -> PlannerResult:
-    """An answer without a plan (proved infeasible or undetermined): its plan file holds only the status."""
+                   notes: Iterable[str], timed_out: bool = False) -> PlannerResult:
+    """An answer without a plan (proved infeasible or undetermined, ``timed_out`` when the time limit ended the
+    search): its plan file holds only the status."""
     return PlannerResult(planner, inst.id, status, False, (), plan_text(reg, inst, [], planner, None, status), None,
-                         timings, tuple(notes))
+                         timings, tuple(notes), timed_out=timed_out and status is PlanStatus.UNDETERMINED)
 
 
 @dataclass(frozen=True)

@@ -101,7 +101,8 @@ def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, 
                                  "(this proves nothing about the task itself)")
         else:
             notes_out.append(f"no plan found within {time_limit:g} s")
-        return no_plan_result(name, reg, inst, status, timings_since(t0, t_build), notes_out)
+        return no_plan_result(name, reg, inst, status, timings_since(t0, t_build), notes_out,
+                              timed_out=res.status is LexStatus.UNDETERMINED)
     steps, cost = solution(jm, res)
     optimal = res.status is LexStatus.OPTIMAL and covers_every_plan(cost)
     return PlannerResult(name, inst.id, PlanStatus.PLAN, optimal, tuple(steps),
@@ -135,7 +136,7 @@ class HistoryBlind:
         note = ("hygiene state from the initial hazard sources only; the history's contamination is unknown to it"
                 + (f" ({len(unknown)} contaminated carrier(s) it does not know about)" if unknown else ""))
         return joint_plan(self.name, reg, inst, belief, time_limit, max_actions=self.max_actions,
-                          notes=(note,), t0=t0)
+                          model_is_task=False, notes=(note,), t0=t0)
 
 
 # --- treat-always ----------------------------------------------------------------------------------

@@ -24,11 +24,13 @@ classical flavour is ``render_classical``. The classical-numeric flavour is rend
 compiler's classical views: stock levels become numeric fluents ``(stock-s)`` with ``>=`` conditions and
 ``decrease`` effects; nothing committed changes.
 
-Every engine call runs in a child process (``python -m hygiene_pddl.planners.external``) in its own
-session, killed with its whole process group at the time limit: some engines ignore their timeout
+Every engine call runs in a child process (forked from the caller, or ``python -m
+hygiene_pddl.planners.external`` with ``HYGIENE_ENGINE_START=spawn``) in its own session, killed with its whole
+process group at the time limit: some engines ignore their timeout
 (TAMER) or run helper processes (Aries, LPG, ENHSP, Fast Downward), and a crash must not take the caller
-down. An engine that fails, crashes or times out gives *undetermined* with the reason in the notes; a
-proof of unsolvability gives *infeasible*.
+down. An engine that fails or crashes gives *undetermined* with the reason in the notes; one that runs out of
+time (its own timeout, or killed at the limit) gives *undetermined* marked ``timed_out`` (the bench records a
+timeout); a proof of unsolvability gives *infeasible*.
 
 Plans come back in registry terms (``StepMapper.from_pddl``). Temporal plans keep the engine's order and
 are put on the integer TU grid (each start rounded to the nearest TU; ``plan_text`` adds the epsilon
@@ -384,6 +386,71 @@ def _child_main(argv: list[str]) -> int:
     return 0
 
 
+def _fork_engine(req: Path, res: Path, tmp: str) -> int:
+    """The engine child forked from this process, which has the package (and, in a bench worker,
+    unified-planning) loaded already: no interpreter start-up comes off the engine's time. It leads its own
+    session; its stderr goes to ``tmp/stderr.txt``."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the child (coverage does not follow forks)
+        code = 1
+        try:
+            os.setsid()
+            err = os.open(Path(tmp) / "stderr.txt", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            null = os.open(os.devnull, os.O_RDWR)
+            for source, target in ((null, 0), (null, 1), (err, 2)):
+                os.dup2(source, target)
+            os.chdir(tmp)
+            code = _child_main([str(req), str(res)])
+        except BaseException:  # noqa: BLE001 - the child must never return into the caller
+            import traceback
+
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    return pid
+
+
+def _kill(pid: int) -> None:
+    try:  # the group: the engine's helper processes too
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        try:  # killed before it led its own session
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _call_forked(req: Path, res: Path, tmp: str, hard_limit: float) -> dict:
+    pid = _fork_engine(req, res, tmp)
+    deadline = time.monotonic() + hard_limit
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            _kill(pid)
+            os.waitpid(pid, 0)
+            return {"status": "KILLED", "error": f"no answer within {hard_limit:.0f} s: engine killed"}
+        time.sleep(0.02)
+    try:  # helpers the engine left behind
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    if not res.exists():
+        code = os.waitstatus_to_exitcode(status)
+        err = (Path(tmp) / "stderr.txt").read_text(encoding="utf-8", errors="replace") if (
+            Path(tmp) / "stderr.txt").exists() else ""
+        how = f"signal {-code}" if code < 0 else f"exit code {code}"
+        return {"status": "CRASH", "error": f"engine process ended with {how}: "
+                                            f"{' | '.join(err.strip().splitlines()[-3:])}"[:2000]}
+    return json.loads(res.read_text(encoding="utf-8"))
+
+
+#: How the engine child starts: forked from this process (default where fork() exists), or a fresh
+#: interpreter (``HYGIENE_ENGINE_START=spawn``), which costs seconds of the engine's time.
+ENGINE_START = "fork" if hasattr(os, "fork") and os.environ.get("HYGIENE_ENGINE_START") != "spawn" else "spawn"
+
+
 def call_engine(key: str, domain: str, problem: str, time_limit: float, grace: float = GRACE) -> dict:
     """Run one engine call in a child process group: the engine gets what is left of ``time_limit`` seconds
     once the child is ready; the group is killed ``grace`` seconds after the limit."""
@@ -392,6 +459,8 @@ def call_engine(key: str, domain: str, problem: str, time_limit: float, grace: f
         req, res = Path(tmp) / "request.json", Path(tmp) / "result.json"
         req.write_text(json.dumps({"engine": key, "domain": domain, "problem": problem,
                                    "deadline": time.time() + time_limit}), encoding="utf-8")
+        if ENGINE_START == "fork":
+            return _call_forked(req, res, tmp, hard_limit)
         env = dict(os.environ)  # the child imports this package from where the parent did
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
                                                           env.get("PYTHONPATH")]))
@@ -570,8 +639,9 @@ class ExternalPlanner:
             notes += [f"engine log: {m}" for m in out.get("logs", []) if m.split("]", 1)[-1].strip()][:2]
         if status == "UNSOLVABLE_PROVEN":
             return no_plan_result(self.name, reg, inst, PlanStatus.INFEASIBLE, timings, notes)
-        if not out.get("steps"):
-            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings, notes)
+        if not out.get("steps"):  # killed at the limit, or the engine's own timeout: a timeout, not an answer
+            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings, notes,
+                                  timed_out=status in ("KILLED", "TIMEOUT"))
         try:
             if out["kind"] == "temporal":
                 steps, text, more = self._temporal(reg, inst, out["steps"])

@@ -274,7 +274,8 @@ class HygieneNSP:
                 else:
                     notes.append(f"no plan within {bound} actions and the deadline (proved); plans with more "
                                  "actions or repeated ground actions are not excluded")
-            return no_plan_result(self.name, reg, inst, status, timings_since(t0, t_build), notes)
+            return no_plan_result(self.name, reg, inst, status, timings_since(t0, t_build), notes,
+                                  timed_out=res.status is not LexStatus.INFEASIBLE)
         steps, cost = solution(jm, res)
         optimal = res.status is LexStatus.OPTIMAL
         if optimal:

@@ -151,7 +151,7 @@ class RuleSat:
             f"{atom_text(g)} ({r})" for g, r in zip(reading.goals, reading.rules, strict=True))
         read = dataclasses.replace(inst, goals=reading.goals)
         result = joint_plan(self.name, reg, read, replay(inst, reg), time_limit, max_actions=self.max_actions,
-                            project=False, focus=False, notes=(note,), t0=t0)
+                            project=False, focus=False, proves=False, notes=(note,), t0=t0)
         return dataclasses.replace(result, usage={"grounding": grounding_usage("rules", reading.goals)})
 
 
