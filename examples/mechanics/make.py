@@ -47,31 +47,33 @@ def check(inst, steps, label):
           f"cost={out.cost}")
     return out
 
-# E1: wipe two surfaces with one cloth
+# E1: wipe two surfaces with one cloth. The cloth mopped up chicken juice earlier (bacteria, which wiping leaves on
+# a surface); the table carries soil, a spill left peanut on the stone worktop (wiping lifts it off stone, not wood).
 e1 = dict(family="mech_wipe_two_surfaces",
           request="Please put the loaf on the kitchen table and the carrot on the worktop; both need wiping first.",
           goals=["(at loaf kitchen_table)", "(at carrot worktop)"],
           facts=["(at cloth sink)", "(at loaf shelf)", "(at carrot shelf)", "(empty left)", "(empty right)"],
-          hazards=[("kitchen_table", "top", "soil")], stocks={"water": 4, "cleaning_agent": 2, "spare_items": 1, "spare_pads": 2},
-          history=[ev("spill", ["worktop", "top", "peanut_allergen"], 0, "satay sauce drips on the worktop")], t=1, horizon=11)
+          hazards=[("kitchen_table", "top", "soil"), ("cloth", "face", "raw_meat_bacteria")],
+          stocks={"water": 4, "cleaning_agent": 2, "spare_items": 1, "spare_pads": 2},
+          history=[ev("spill", ["worktop", "top", "peanut_allergen"], 0, "satay sauce drips on the worktop")], t=1, horizon=13)
 for prof in ("water_first", "waste_first"):
     inst = make(f"wipe_two_surfaces-{prof}", profile=prof, **e1)
-    A = [(0, "pick", ["left", "cloth", "corner", "sink"]), (1, "wipe", ["left", "cloth", "kitchen_table"]),
-         (3, "rinse-item", ["left", "cloth"]), (4, "wipe", ["left", "cloth", "worktop"]),
-         (0, "pick", ["right", "loaf", "crust", "shelf"]), (2, "place", ["right", "loaf", "kitchen_table"]),
-         (3, "pick", ["right", "carrot", "skin", "shelf"]), (5, "place", ["right", "carrot", "worktop"])]
-    B = [(0, "pick", ["left", "cloth", "corner", "sink"]), (1, "wipe", ["left", "cloth", "kitchen_table"]),
-         (3, "discard", ["left", "cloth", "waste_bin"]), (4, "fetch-spare", ["left", "cloth"]),
-         (5, "wipe", ["left", "cloth", "worktop"]),
-         (0, "pick", ["right", "loaf", "crust", "shelf"]), (2, "place", ["right", "loaf", "kitchen_table"]),
-         (3, "pick", ["right", "carrot", "skin", "shelf"]), (6, "place", ["right", "carrot", "worktop"])]
-    C_bad = [(0, "pick", ["left", "cloth", "corner", "sink"]), (1, "wipe", ["left", "cloth", "kitchen_table"]),
-             (3, "wipe", ["left", "cloth", "worktop"]),
-             (0, "pick", ["right", "loaf", "crust", "shelf"]), (2, "place", ["right", "loaf", "kitchen_table"]),
-             (3, "pick", ["right", "carrot", "skin", "shelf"]), (4, "place", ["right", "carrot", "worktop"])]
-    check(inst, A, f"E1 {prof} rinse route")
-    check(inst, B, f"E1 {prof} replace route")
-    check(inst, C_bad, f"E1 {prof} no treatment of the cloth (must fail)")
+    wipes = lambda t: [(t, "wipe", ["left", "cloth", "kitchen_table"]), (t + 2, "wipe", ["left", "cloth", "worktop"]),  # noqa: E731
+                       (0, "pick", ["right", "loaf", "crust", "shelf"]), (t + 1, "place", ["right", "loaf", "kitchen_table"]),
+                       (t + 2, "pick", ["right", "carrot", "skin", "shelf"]), (t + 3, "place", ["right", "carrot", "worktop"])]
+    A = [(0, "pick", ["left", "cloth", "corner", "sink"]), (1, "wash-item", ["left", "cloth", "face"]), *wipes(3)]
+    B = [(0, "pick", ["left", "cloth", "corner", "sink"]), (1, "discard", ["left", "cloth", "waste_bin"]),
+         (2, "fetch-spare", ["left", "cloth"]), *wipes(3)]
+    C_bad = [(0, "pick", ["left", "cloth", "corner", "sink"]), *wipes(1)]
+    D_bad = [(0, "pick", ["left", "cloth", "corner", "sink"]), (1, "discard", ["left", "cloth", "waste_bin"]),
+             (2, "fetch-spare", ["left", "cloth"]), (3, "wipe", ["left", "cloth", "worktop"]),
+             (5, "wipe", ["left", "cloth", "kitchen_table"]), (0, "pick", ["right", "carrot", "skin", "shelf"]),
+             (5, "place", ["right", "carrot", "worktop"]), (6, "pick", ["right", "loaf", "crust", "shelf"]),
+             (7, "place", ["right", "loaf", "kitchen_table"])]
+    check(inst, A, f"E1 {prof} wash the cloth, then table and worktop")
+    check(inst, B, f"E1 {prof} replace the cloth, then table and worktop")
+    check(inst, C_bad, f"E1 {prof} the chicken cloth wipes (must fail)")
+    check(inst, D_bad, f"E1 {prof} fresh cloth, worktop first (must fail: peanut onto the wooden table)")
 
 # E2: spray then dwell (no contact while it dwells)
 e2 = dict(family="mech_spray_and_dwell",
@@ -207,7 +209,7 @@ def vec(**kw):
     return {d: kw.get(d, 0) for d in DIMENSIONS}
 HAND = {
     "wipe_two_surfaces-water_first": vec(discarded_items=1, solid_waste=1, active_robot_time=11, makespan=7),
-    "wipe_two_surfaces-waste_first": vec(water=1, active_robot_time=10, makespan=6),
+    "wipe_two_surfaces-waste_first": vec(water=1, cleaning_agent=1, active_robot_time=11, makespan=7),
     "spray_and_dwell-canonical": vec(disinfectant=1, active_robot_time=4, makespan=7),
     "rinse_or_wash-soil": vec(water=1, active_robot_time=3, makespan=3),
     "rinse_or_wash-soil-and-spill": vec(water=1, cleaning_agent=1, active_robot_time=4, makespan=4),

@@ -151,6 +151,17 @@ def _contacts(ctx: _Ctx, path: list, items: Sequence[Mapping], params: Mapping[s
     return tuple(out)
 
 
+def _no_contact_on_treated(ctx: _Ctx, base: list, contacts: Sequence[ContactSpec],
+                           treats: Sequence[TreatmentUse]) -> None:
+    """A contact and a treatment on one carrier at one time point would clean a carrier that was already dirty and
+    leave dirty one that was clean (a contact adds only what the target lacks; docs/world-model-v2.md §1)."""
+    for t in treats:
+        for c in contacts:
+            if c.when == t.when and any((e.var, e.part) == (t.target.var, t.target.part) for e in (c.a, c.b)):
+                raise ctx.fail([*base, "treats"], f"treats {t.target.var}.{t.target.part} at its {t.when}, when a "
+                               "contact touches it too: put the contact at the other time point")
+
+
 def _treats(ctx: _Ctx, path: list, spec: Mapping | Sequence[Mapping] | None, params: Mapping[str, str],
             parts: set[str], preds: Mapping, treatments: Mapping) -> tuple[TreatmentUse, ...]:
     """``treats``: one mapping (the v1 form) or a list of them."""
@@ -340,6 +351,9 @@ def _load(data_dir: Path) -> Registries:
         contacts = _covered(_contacts(ac, [*base, "contacts"], a.get("contacts", []), params, part_names, preds),
                             params, covers)
 
+        treats = _treats(ac, [*base, "treats"], a.get("treats"), params, part_names, preds, treatments)
+        _no_contact_on_treated(ac, base, contacts, treats)
+
         def literals(key: str, group: Mapping, sub: str) -> tuple:
             return _literals(ac, [*base, key, sub], group.get(sub, []), set(params), preds)  # noqa: B023
 
@@ -352,7 +366,7 @@ def _load(data_dir: Path) -> Registries:
             cond_end=literals("condition", cond, "at_end") + _blocking(contacts, params, blockers, "end"),
             eff_start=literals("effect", eff, "at_start"), eff_end=literals("effect", eff, "at_end"),
             contacts=contacts,
-            treats=_treats(ac, [*base, "treats"], a.get("treats"), params, part_names, preds, treatments),
+            treats=treats,
             updates=_updates(ac, [*base, "updates"], a.get("updates", []), params, preds),
             consumes=_amounts(ac, [*base, "consumes"], a.get("consumes", {}), stocks),
             costs=_amounts(ac, [*base, "costs"], a.get("costs", {}), DIMENSIONS[:8]),
