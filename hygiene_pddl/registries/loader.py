@@ -11,8 +11,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from hygiene_pddl.costs import DIMENSIONS, Profile
 from hygiene_pddl.errors import RegistryError
 from hygiene_pddl.literals import Literal, parse_literal
@@ -31,7 +29,7 @@ from hygiene_pddl.registries.model import (
     Treatment,
     TreatmentUse,
 )
-from hygiene_pddl.yamlpos import PositionedDocument
+from hygiene_pddl.yamlpos import PositionedDocument, StrictValidator
 
 DATA_DIR = Path(__file__).parent / "data"
 SCHEMA_DIR = Path(__file__).parent.parent / "schemas"
@@ -54,14 +52,15 @@ class _Ctx:
 
 
 def _validate_schema(doc: PositionedDocument, name: str) -> None:
-    validator = jsonschema.Draft202012Validator(_schema(name))
+    validator = StrictValidator(_schema(name))
     errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         err = errors[0]
         path = list(err.absolute_path)
         raise RegistryError(f"{err.message} (schema: {err.validator} {err.validator_value!r})"
                             if err.validator not in ("required", "additionalProperties", "enum", "type")
-                            else err.message, doc.location(path))
+                            else err.message + doc.reading_hint(path), doc.location(path))
+    doc.check_magnitudes()
 
 
 def _literals(ctx: _Ctx, path: list, items: Sequence[str], params: set[str], preds: Mapping) -> tuple:
