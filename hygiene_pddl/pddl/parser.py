@@ -11,7 +11,8 @@ from pathlib import Path
 from lark import Lark
 from lark.exceptions import UnexpectedInput, VisitError
 
-from hygiene_pddl.errors import InputError
+from hygiene_pddl.errors import InputError, Location
+from hygiene_pddl.lexical import check_source, read_source
 
 from . import ast
 from .errors import at_offset, from_lark
@@ -20,7 +21,6 @@ from .transform import SemanticError, ToAst
 _UNSUPPORTED = re.compile(
     r"\(\s*(:constraints|preference|:length|:process|:event)(?![\w\-])",
     re.IGNORECASE)
-_COMMENT = re.compile(r";[^\n]*")
 
 
 @lru_cache(maxsize=1)
@@ -33,9 +33,9 @@ def grammar() -> Lark:
 
 def _read(path: str | Path) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8", errors="replace")
+        return read_source(path)
     except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", found=None) from None
+        raise InputError(f"cannot read file: {exc.strerror or exc}", Location(str(path))) from None
 
 
 class _PddlParser:
@@ -45,7 +45,7 @@ class _PddlParser:
 
     def parse(self, text: str, file: str | None = None):
         """Parse `text`; raise InputError with file:line:column and the nesting path."""
-        self._reject_unsupported(text, file)
+        self._reject_unsupported(text, check_source(text, file, self.start), file)
         parser = grammar()
         try:
             tree = parser.parse(text, start=self.start)
@@ -74,8 +74,7 @@ class _PddlParser:
                 exc.location = replace(exc.location, file=str(path))
             raise
 
-    def _reject_unsupported(self, text: str, file: str | None) -> None:
-        clean = _COMMENT.sub(lambda m: " " * len(m.group()), text)
+    def _reject_unsupported(self, text: str, clean: str, file: str | None) -> None:
         m = _UNSUPPORTED.search(clean)
         if m:
             what = m.group(1).lower()

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from compiler.steps import StepMapper
 from hygiene_pddl.costs import SUMMED, CostVector
+from hygiene_pddl.decimals import rounded_text
 from hygiene_pddl.errors import InputError, Location
 from hygiene_pddl.hygiene import chain_text
 from hygiene_pddl.instances.model import Instance, Reference
@@ -70,8 +71,7 @@ class InstanceReport:
 
 def fmt(t: Fraction) -> str:
     """A time for people: integer or three decimals."""
-    t = Fraction(t)
-    return str(t.numerator) if t.denominator == 1 else f"{float(t):.3f}"
+    return rounded_text(t)
 
 
 def grid(t: Fraction) -> int:
@@ -120,10 +120,10 @@ def evaluate_plan(
     mapper = StepMapper(reg, inst)
     t0 = inst.decision_time
     steps: list[_Step] = []
-    for i, s in enumerate(plan.steps):
+    for i, (s, time) in enumerate(zip(plan.steps, plan.start_times(), strict=True)):
         where = Location(plan_file, s.line)
         name, args = mapper.from_pddl(s.action, s.args, where)
-        start = Fraction(t0) + (s.time if s.time is not None else Fraction(i))
+        start = Fraction(t0) + time
         steps.append(
             _Step(
                 i,

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from hygiene_pddl.decimals import rounded_text
+
 Num = float | Fraction
 
 
@@ -30,7 +32,12 @@ class Arith:
         self.mode = mode
 
     def num(self, value: Fraction | int) -> Num:
-        return Fraction(value) if self.exact else float(value)
+        if self.exact:
+            return Fraction(value)
+        try:
+            return float(value)
+        except OverflowError:  # beyond a double: atof gives ±inf (HUGE_VAL), and so does VAL
+            return math.inf if value > 0 else -math.inf
 
     def div(self, a: Num, b: Num) -> Num:
         if b == 0:
@@ -66,5 +73,8 @@ def decimal_text(value: Fraction | None) -> str:
         return "undefined"
     if value.denominator == 1:
         return str(value.numerator)
-    text = f"{float(value):.6f}".rstrip("0").rstrip(".")
-    return text if Fraction(text) == value else f"{float(value):.6g}"
+    try:
+        text = f"{float(value):.6f}".rstrip("0").rstrip(".")
+        return text if Fraction(text) == value else f"{float(value):.6g}"
+    except OverflowError:  # beyond a double
+        return rounded_text(value, 6)
