@@ -8,10 +8,13 @@ from fractions import Fraction
 
 from compiler.domain import FamilyDomain, cost_fn, hazard_name, needs_split
 from compiler.metric import Bounds, derive_bounds, lex_weights
-from compiler.names import NameMap, carrier_name, legal
+from compiler.names import NameMap, carrier_name, legal, whole_name
 from hygiene_pddl.costs import DIMENSIONS
+from hygiene_pddl.decimals import decimal_literal as _num
+from hygiene_pddl.errors import InstanceError, Location
 from hygiene_pddl.hygiene import HygieneRules
 from hygiene_pddl.instances.model import Carrier, Instance
+from hygiene_pddl.limits import MAX_STOCK_LEVELS
 from hygiene_pddl.literals import Atom
 from hygiene_pddl.registries.model import ActionSchema, Endpoint, Registries
 from hygiene_pddl.replay import ReplayResult, static_facts
@@ -87,11 +90,6 @@ def _atom(names: NameMap, reg: Registries, atom: Atom) -> str:
     return "(" + " ".join(out) + ")"
 
 
-def _num(x: Fraction | int) -> str:
-    x = Fraction(x)
-    return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
-
-
 def classical_weights(profile_order: tuple[str, ...], bounds: Bounds, actions: tuple[ActionSchema, ...]) -> dict:
     """Per-action cost for FD: lexicographic weights of the non-time dimensions, then action count."""
     dims = [d for d in profile_order if d not in ("active_robot_time", "makespan")]
@@ -128,7 +126,10 @@ def instance_weights(reg: Registries, inst: Instance, state: ReplayResult) -> di
     places = [o for o, ty in inst.objects if reg.object_types[ty].is_place]
     bounds = derive_bounds(list(fd.actions), state.horizon - inst.decision_time, len(reg.grippers), len(places),
                            dict(state.stocks), appliance_counts(reg, inst, fd))
-    return classical_weights(inst.profile.order, bounds, fd.actions)
+    try:
+        return classical_weights(inst.profile.order, bounds, fd.actions)
+    except ValueError as exc:  # a limit of the classical flavour, set by this instance's horizon and stocks
+        raise InstanceError(str(exc), Location(inst.source_path, path="horizon")) from None
 
 
 def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: str = "temporal",
@@ -231,6 +232,10 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
                             "(unified-planning): the makespan term is left out of this metric")
     else:
         levels = max([inst.remaining(s) for s in fd.stocks] + [0])
+        if levels > MAX_STOCK_LEVELS:
+            raise InstanceError(f"the classical flavour writes one object per stock level; stocks above "
+                                f"{MAX_STOCK_LEVELS} are not supported there (found {levels})",
+                                Location(inst.source_path, path="resources"))
         objects.append(" ".join(f"n{i}" for i in range(levels + 1)) + " - level")
         for s in fd.stocks:
             init.add(f"(level-{legal(s)} n{inst.remaining(s)})")
@@ -251,6 +256,6 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
                       for c, h in rules.unsafe_facts(g[1]) if h in fd.hazards]
         else:
             goals.append(_atom(names, reg, g))
-    view = ProblemView(legal(inst.id), f"hygiene-{legal(inst.family)}", objects,
+    view = ProblemView(whole_name(inst.id), f"hygiene-{legal(inst.family)}", objects,
                        sorted(init) + numeric, tils, goals, metric, comments)
     return view, names, bounds

@@ -12,6 +12,8 @@ MAX_NESTING = 100
 MAX_NUMBER_CHARS = 1000
 #: Times, durations, horizons and amounts in instances, references and registries (in TU or units).
 MAX_UNITS = 10**9
+#: Stock levels the classical flavour writes as objects (Fast Downward, SymK, ENHSP read that flavour).
+MAX_STOCK_LEVELS = 1000
 #: Nodes of a YAML document with its aliases expanded (an alias bomb expands to billions).
 MAX_YAML_NODES = 10**6
 

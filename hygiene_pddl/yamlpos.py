@@ -55,8 +55,9 @@ class PositionedDocument:
             if self.json_positions is None:  # pragma: no cover - the scanner and json disagree: a bug
                 raise AssertionError(f"{path}: the JSON scanner refused text json.loads reads")
             return
-        loader = LOADER(text)
+        loader = None
         try:
+            loader = LOADER(text)  # the pure-Python reader checks the characters here
             self.node = loader.get_single_node()
             if self.node is not None:
                 _TreeCheck(self).run(self.node)
@@ -76,7 +77,8 @@ class PositionedDocument:
         except RecursionError:  # the pure-Python composer nests by recursion
             raise InputError(nesting_too_deep("YAML lists and mappings"), Location(str(path))) from None
         finally:
-            loader.dispose()
+            if loader is not None:
+                loader.dispose()
 
     def _at(self, offset: int, message: str) -> InputError:
         line, column = line_column(self.text, offset)

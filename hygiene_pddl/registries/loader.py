@@ -13,6 +13,7 @@ from typing import Any
 
 from hygiene_pddl.costs import DIMENSIONS, Profile
 from hygiene_pddl.errors import RegistryError
+from hygiene_pddl.lexical import TEMPORAL_WORDS, VAL_KEYWORDS
 from hygiene_pddl.literals import Literal, parse_literal
 from hygiene_pddl.registries.model import (
     WILDCARD,
@@ -116,6 +117,15 @@ def _amounts(ctx: _Ctx, path: list, amounts: Mapping[str, int], allowed: Sequenc
     return tuple(sorted(amounts.items()))
 
 
+def _not_keywords(ctx: _Ctx, data: Mapping, keys: Sequence[str], words: frozenset[str]) -> None:
+    """Names that the compiler writes into PDDL must not read as keywords there (VAL's lexer)."""
+    for key in keys:
+        for name in data[key]:
+            if name in words:
+                raise ctx.fail([key, name], f"{name!r} is a PDDL keyword (or part of one, as in `at start`); "
+                                            f"it cannot name one of the {key}")
+
+
 def load_registries(data_dir: Path | str | None = None) -> Registries:
     """Load, validate and cross-check the five registries (cached for the packaged data)."""
     if data_dir is None:
@@ -142,6 +152,7 @@ def _load(data_dir: Path) -> Registries:
     materials = tuple(hyg["materials"])
     mats_ok = set(materials) | {WILDCARD}
     sources = hyg["sources"]
+    _not_keywords(hc, hyg, ("hazards", "treatments"), VAL_KEYWORDS | TEMPORAL_WORDS)  # constants in atoms
     hazards: dict[str, Hazard] = {}
     for name, h in hyg["hazards"].items():
         for i, pair in enumerate(h["transfers"]):
@@ -184,6 +195,7 @@ def _load(data_dir: Path) -> Registries:
             raise ac.fail(["robot", "parts", p, "material"], f"unknown material {m!r}")
     part_names = {p for p, _ in parts}
     preds = {k: tuple(v) for k, v in act["predicates"].items()}
+    _not_keywords(ac, act, ("predicates", "actions"), VAL_KEYWORDS)  # written into PDDL as they are
     stocks = tuple(act["stocks"])
     actions: dict[str, ActionSchema] = {}
     for name, a in act["actions"].items():
