@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hygiene_pddl.cli import command
 from hygiene_pddl.errors import EXIT_INVALID, EXIT_OK
+from hygiene_pddl.outputs import output_dir, write_text, writing
 
 
 def _compile_args(p: argparse.ArgumentParser) -> None:
@@ -31,9 +32,8 @@ def _compile(args: argparse.Namespace) -> int:
         problem = render_problem(reg, inst, metric_total_time=not args.no_total_time)[0]
     else:
         domain, problem, _ = render_classical(reg, inst)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "domain.pddl").write_text(domain, encoding="utf-8")
-    (args.out / "problem.pddl").write_text(problem, encoding="utf-8")
+    write_text(output_dir(args.out, "-o") / "domain.pddl", domain, "-o")
+    write_text(args.out / "problem.pddl", problem, "-o")
     print(f"wrote {args.out / 'domain.pddl'} and {args.out / 'problem.pddl'} ({args.flavor})")
     return EXIT_OK
 
@@ -68,7 +68,8 @@ def _build(args: argparse.Namespace) -> int:
             return EXIT_INVALID
         print(f"benchmark is current ({len(files)} files)")
         return EXIT_OK
-    write_files(args.root, files)
+    with writing(args.root, "--root"):
+        write_files(args.root, files)
     print(f"wrote {len(files)} files under {args.root / 'domains'} and {args.root / 'problems'}")
     return EXIT_OK
 
@@ -101,8 +102,7 @@ def _plan(args: argparse.Namespace) -> int:
     inst = load_instance(args.instance, reg)
     result = info.factory().solve(inst, args.time_limit, reg)
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(result.plan_text, encoding="utf-8")
+        write_text(args.out, result.plan_text, "-o")
     if args.json:
         print(json.dumps({
             "planner": result.planner, "instance": result.instance, "status": result.status.value,
@@ -177,8 +177,7 @@ def _scale(args: argparse.Namespace) -> int:
                             Location(str(args.instance), path="goals"))
     scaled = scaled_instance_data(data, args.copies)
     instance_from_data(scaled, reg, name=str(args.out))  # the derived task resolves against the registries
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(scaled, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    write_text(args.out, json.dumps(scaled, indent=2, sort_keys=True) + "\n", "-o")
     print(f"wrote {args.out} ({scaled['id']}: {len(scaled['goals'])} goals; compile it with "
           f"`hygiene-pddl compile {args.out} -o DIR`)")
     return EXIT_OK

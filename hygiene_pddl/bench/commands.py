@@ -9,6 +9,7 @@ from pathlib import Path
 
 from hygiene_pddl.cli import command
 from hygiene_pddl.errors import EXIT_OK, InputError
+from hygiene_pddl.outputs import output_dir
 
 
 def _bench_args(p: argparse.ArgumentParser) -> None:
@@ -48,6 +49,7 @@ def _bench(args: argparse.Namespace) -> int:
                          memory_limit=args.memory_limit or None, runs=args.runs, grace=args.grace,
                          executor=args.executor, scheduler=args.scheduler, plugins=args.plugin,
                          progress=not args.quiet, projection_study=args.projection_study)
+    output_dir(args.out)
     old = signal.signal(signal.SIGTERM, _raise_interrupt)  # a kill stops the workers, like Ctrl-C
     try:
         summary = run_bench(config)
@@ -81,6 +83,7 @@ def _report(args: argparse.Namespace) -> int:
         if not sep or not planner or not instance:
             raise InputError(f"--gantt expects PLANNER:INSTANCE, got {spec!r}")
         gantt.append((planner, instance))
+    output_dir(args.out)
     report = write_report(args.results, args.out, problems=args.problems, planners=planners, gantt=gantt or None,
                           swaps=not args.no_swaps)
     print_tables(report)

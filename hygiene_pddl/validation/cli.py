@@ -135,9 +135,12 @@ def _run_one(args: argparse.Namespace, plan_path: str, instance: tuple | None) -
         reg, inst, ref = instance
         report = evaluate_plan(reg, inst, read_plan(plan_path), ref, args.tolerance, plan_file=plan_path)
         if args.gantt:
+            from hygiene_pddl.outputs import writing
             from hygiene_pddl.validation.gantt import draw_gantt
 
-            draw_gantt(report, args.gantt)
+            with writing(args.gantt, "--gantt") as target:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                draw_gantt(report, target)
         valid = valid and report.valid
     if args.json:
         out: object = result.to_json()
