@@ -11,7 +11,9 @@ nor refer to themselves, nesting and number literals stay within the limits.
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,9 +34,22 @@ def _strict_integer(checker, value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-#: JSON Schema draft 2020-12 whose "integer" means an integer literal: ``16.0`` is a number, not an integer.
+@functools.cache
+def _anchored(pattern: str) -> re.Pattern:
+    """``pattern`` with a final ``$`` meaning the end of the text (in Python it also matches before a
+    final newline, so ``"spoon\\n"`` passed ``^[a-z]+$``)."""
+    return re.compile(pattern[:-1] + r"\Z" if pattern.endswith("$") and not pattern.endswith(r"\$") else pattern)
+
+
+def _pattern(validator, pattern: str, instance, schema):  # noqa: ARG001 - jsonschema keyword signature
+    if validator.is_type(instance, "string") and not _anchored(pattern).search(instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+#: JSON Schema draft 2020-12 whose "integer" means an integer literal (``16.0`` is a number, not an
+#: integer) and whose patterns end where the text ends.
 StrictValidator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
+    jsonschema.Draft202012Validator, validators={"pattern": _pattern},
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer))
 
 

@@ -150,7 +150,7 @@ def _ipc(rng, _s: BenchmarkSeed):
 
 
 def _instance(rng, s: BenchmarkSeed):
-    text, names = mutate(rng, _text(s.instance), "json")
+    text, names = mutate(rng, _text(s.instance), "instance")
     command = rng.choice((
         ["replay", "instance.json"], ["replay", "instance.json", "--json"],
         ["compile", "instance.json", "-o", "out"], ["compile", "instance.json", "-o", "out", "--no-total-time"],

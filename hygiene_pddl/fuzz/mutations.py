@@ -180,6 +180,61 @@ def json_text(rng: random.Random, text: str) -> str:
     return text.replace('"', "", 1)
 
 
+# ---- instances that still load (so that replay, the compiler and the planners see them) --------------
+
+#: Free texts that once reached PDDL raw (a request is written into a comment).
+NASTY_TEXTS = ("x)\n(:goal (and))", "a\r\n(:init)", "\u2028(define", "tab\tand\x00", ")" * 50, "é ſ K ２", "")
+#: Object names the schema allows that are keywords of VAL's lexer or otherwise awkward.
+KEYWORD_OBJECTS = ("define", "and", "not", "at", "start", "end", "over", "all", "name", "number", "object",
+                   "gripper", "either", "duration", "x" * 80, "a-b-c", "left", "n0")
+
+
+def rename_object(data: dict, old: str, new: str) -> dict:
+    """The instance with object ``old`` called ``new`` everywhere (its type keeps its name)."""
+    atom = re.compile(rf"(?<=[ (]){re.escape(old)}(?=[ )])")
+
+    def walk(value):
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, str):
+            return new if value == old else atom.sub(new, value)
+        return value
+    return {**walk(data), "objects": {new if k == old else k: v for k, v in data["objects"].items()}}
+
+
+def instance_edit(rng: random.Random, text: str) -> str:
+    """A change an instance survives: a nasty request, a far horizon, shifted times, bigger stocks, an object
+    renamed to a keyword, a goal dropped or repeated."""
+    try:
+        d = json.loads(text)
+        choice = rng.randrange(6)
+        if choice == 0:
+            d["request"] = rng.choice(NASTY_TEXTS)
+        elif choice == 1:
+            d["horizon"] = d["decision_time"] + rng.choice((0, 1, 2, 50, 10**4, 10**6, 10**9 - d["decision_time"]))
+        elif choice == 2:
+            shift = rng.choice((1, 1000, 10**8))
+            for record in d["history"]:
+                record["start"] += shift
+            d["decision_time"] += shift
+            d["horizon"] += shift
+        elif choice == 3:
+            extra = rng.choice((1, 100, 999, 10**6))
+            for stock in d["resources"]:
+                d["resources"][stock] += extra
+                d["initial"]["stocks"][stock] += extra
+        elif choice == 4:
+            d = rename_object(d, rng.choice(sorted(d["objects"])), rng.choice(KEYWORD_OBJECTS))
+        elif d["goals"]:
+            goal = rng.choice(d["goals"])
+            d["goals"] = [g for g in d["goals"] if g != goal] if rng.random() < 0.5 else d["goals"] + [goal]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return text
+    return json.dumps(d, indent=2)
+
+
 # ---- YAML --------------------------------------------------------------------------------------------
 
 def yaml_text(rng: random.Random, text: str) -> str:
@@ -217,6 +272,7 @@ BY_FORMAT: dict[str, tuple[Mutator, ...]] = {
     "pddl": (*GENERIC, nest_deeply, extreme_number, extreme_number, repeat_line),
     "plan": (*GENERIC, extreme_number, extreme_number, repeat_line, repeat_line, unicode_lookalike),
     "json": (*GENERIC, json_value, json_value, json_value, json_text, json_text),
+    "instance": (*GENERIC, json_value, json_value, json_text, *[instance_edit] * 12),
     "yaml": (*GENERIC, yaml_text, yaml_text, yaml_text, extreme_number),
 }
 #: Upper bound on a mutant's size (a repeated line can multiply it).

@@ -17,6 +17,7 @@ from compiler.names import RESERVED, comment_text, legal
 from compiler.render import render_classical, render_domain, render_problem
 from compiler.steps import StepMapper
 from hygiene_pddl.decimals import decimal_literal, parse_decimal, rounded_text
+from hygiene_pddl.fuzz.mutations import rename_object
 from hygiene_pddl.instances.loader import instance_from_data
 from hygiene_pddl.lexical import TEMPORAL_WORDS, VAL_KEYWORDS
 from hygiene_pddl.pddl import ast, parse_domain, parse_problem
@@ -78,23 +79,9 @@ def test_texts_for_people_never_overflow():
     assert rounded_text(Fraction(7, 2)) == "3.500" and rounded_text(12) == "12"
 
 
-def _renamed(data: dict, old: str, new: str) -> dict:
-    """The instance with object ``old`` called ``new`` (its type keeps its name)."""
-    def walk(value):
-        if isinstance(value, dict):
-            return {k: walk(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [walk(v) for v in value]
-        if isinstance(value, str):
-            return new if value == old else re.sub(rf"(?<=[ (]){re.escape(old)}(?=[ )])", new, value)
-        return value
-    objects = {new if k == old else k: v for k, v in data["objects"].items()}
-    return {**walk(data), "objects": objects}
-
-
 @pytest.mark.parametrize("name", sorted(VAL_KEYWORDS | TEMPORAL_WORDS))
 def test_an_object_named_like_a_keyword_gets_a_name_of_its_own(name):
-    data = _renamed(instance_data(), "plate", name)
+    data = rename_object(instance_data(), "plate", name)
     assert name in data["objects"]
     inst = instance_from_data(data, REG, name="case")
     for flavor in ("temporal", "classical"):

@@ -101,3 +101,16 @@ def test_classical_costs_beyond_32_bits_are_exit_2_not_a_crash(capsys, tmp_path)
     rc, out, err, path = _replay(capsys, tmp_path, json.dumps(data), "compile", "-o", str(tmp_path / "out"),
                                  "--flavor", "classical")
     assert_one_clear_message(rc, out, err, f"{path}: at horizon:", "32-bit")
+
+
+@pytest.mark.parametrize("field", ["id", "object"])
+def test_a_name_ending_in_a_newline_does_not_pass_its_pattern(capsys, tmp_path, field):
+    """Python's ``$`` matches before a final newline: ``"spoon\\n"`` passed ``^[a-z0-9][a-z0-9_.-]*$``."""
+    data = instance_data()
+    if field == "id":
+        data["id"] += "\n"
+    else:
+        data["objects"]["plate\n"] = data["objects"].pop("plate")
+    rc, out, err, path = _replay(capsys, tmp_path, json.dumps(data), "compile", "-o", str(tmp_path / "out"))
+    assert_one_clear_message(rc, out, err, f"{path}:", "\\n")
+    assert not (tmp_path / "out").exists()

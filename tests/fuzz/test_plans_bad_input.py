@@ -117,10 +117,12 @@ def test_mixed_timed_and_untimed_plans_get_one_verdict_at_both_levels(name, plan
 
 
 def test_an_untimed_first_step_runs_at_time_1_at_the_instance_level():
-    """VAL starts it at 1: with its partner re-timed after it, the plan is valid at both levels."""
+    """VAL starts it at 1 (the instance level used its index, 0): with its partner re-timed after it, the
+    plan is valid at both levels and the schedule says 1."""
     steps = list(parse_plan(PLAN).steps)
     moved = (replace(steps[0], time=None), replace(steps[1], time=steps[1].time + 1))
     plan = replace(parse_plan(PLAN), steps=moved)
     report = evaluate_plan(REG, load_instance(INSTANCE, REG), plan, load_reference(REFERENCE))
     assert PddlValidator(read_domain(DOMAIN), read_problem(PROBLEM)).validate(plan).valid
     assert report.valid, report.findings
+    assert [start for _, _, start, _, _ in report.schedule] == [1, steps[1].time + 1]
