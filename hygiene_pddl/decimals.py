@@ -19,14 +19,20 @@ def parse_decimal(literal: str) -> Fraction:
     return Fraction(int(whole + fraction), 10 ** len(fraction))  # faster than Fraction(literal)
 
 
+def fixed_text(value: Fraction | int, places: int) -> str:
+    """``value`` rounded (half to even, exactly) to ``places`` decimals: ``fixed_text(1/3, 3) == "0.333"``."""
+    scaled = round(Fraction(value) * 10**places)
+    sign = "-" if scaled < 0 else ""
+    digits = str(abs(scaled)).rjust(places + 1, "0")
+    return sign + digits if places == 0 else f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
 def decimal_literal(value: Fraction | int) -> str:
     """``value`` as a PDDL number, exactly (``123456789``, ``16.5``, ``-0.125``; never ``1.2e+08``).
 
     Raises ValueError for a value without a finite decimal expansion (such as 1/3).
     """
     x = Fraction(value)
-    if x.denominator == 1:
-        return str(x.numerator)
     twos = fives = 0
     d = x.denominator
     while d % 2 == 0:
@@ -35,9 +41,7 @@ def decimal_literal(value: Fraction | int) -> str:
         d, fives = d // 5, fives + 1
     if d != 1:
         raise ValueError(f"{x} has no finite decimal expansion; PDDL numbers are decimals")
-    places = max(twos, fives)
-    digits = str(abs(x.numerator) * 10**places // x.denominator).rjust(places + 1, "0")
-    return f"{'-' if x < 0 else ''}{digits[:-places]}.{digits[-places:]}"
+    return fixed_text(x, max(twos, fives))
 
 
 def rounded_text(value: Fraction | int, places: int = 3) -> str:
@@ -47,6 +51,4 @@ def rounded_text(value: Fraction | int, places: int = 3) -> str:
         return str(x.numerator)
     if abs(x) < 2**53:  # a double holds it closely: its formatting (ties as before)
         return f"{float(x):.{places}f}"
-    q = round(x * 10**places)
-    digits = str(abs(q)).rjust(places + 1, "0")
-    return f"{'-' if q < 0 else ''}{digits[:-places]}.{digits[-places:]}"
+    return fixed_text(x, places)
