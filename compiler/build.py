@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from compiler.kset import FamilyDomain
 from compiler.render import render_classical, render_domain, render_problem
 from hygiene_pddl.episodes.first_families import first_families
 from hygiene_pddl.episodes.writer import Episode, episode_files
@@ -61,15 +62,18 @@ def benchmark_files(reg: Registries, episodes: list[Episode] | None = None, root
     files: dict[Path, str] = {}
     if manifest is not None:
         files[Path("problems") / "MANIFEST.json"] = manifest_path.read_text()
-    for family in sorted({ep.family for ep in episodes}):
-        files[Path("domains") / f"{family}.pddl"] = render_domain(reg, family)
+    domains: dict[str, FamilyDomain] = {}
     for ep in episodes:
         folder = Path("problems") / ep.family
         public, ref = episode_files(ep, reg)
+        fd = FamilyDomain.of_instance(reg, instance_from_data(json.loads(public), reg, ep.id))
+        domains.setdefault(fd.file_stem, fd)
         files[folder / f"{ep.id}.json"] = public
         files[folder / f"{ep.id}.reference.json"] = ref
         for name, text in compile_instance_files(reg, json.loads(public), ep.id).items():
             files[folder / name] = text
+    for stem, fd in sorted(domains.items()):  # the family's own entries, or an instance's K (<family>-k<hash>)
+        files[Path("domains") / f"{stem}.pddl"] = render_domain(reg, fd)
     return files
 
 

@@ -1,19 +1,47 @@
-"""Lift a family's registry entries into PDDL domain structures (the decisions; templates only lay out).
+"""Lift K's registry entries into PDDL domain structures (the decisions; templates only lay out).
 
-Every contact endpoint becomes a ``carrier`` parameter tied to its owner by a static predicate
-(``pad-of``, ``side-of``, ``region-of``, ``base-of``, ``surface-of``), so contamination can be written as
-plain conditional effects: one ``when`` per hazard the family knows, no ``forall``.
+Every contact endpoint becomes a ``carrier`` term tied to its owner by a static predicate (``pad-of``,
+``region-of``, ``<role>-of``); contamination is written as conditional effects (one ``when`` per hazard of K and
+direction, inside a ``forall`` for quantified mechanisms, condition and effect at the same time point). A domain
+declares only the predicates and functions its actions use (the problem writer drops the rest).
 """
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass, field
 
+from compiler import ticks
+from compiler.formulas import Timing, forall, imply
+from compiler.kset import FamilyDomain
+from compiler.mechanics import (
+    KIND_PREDICATE,
+    Context,
+    carrier_var,
+    contact,
+    contact_forms,
+    form_types,
+    hazard_name,
+    literal_effects,
+    owner_static,
+    parameter_endpoints,
+    protection,
+    single_contact,
+    transfers,
+    treatment,
+    treatment_name,
+    update,
+    update_guarded_literals,
+)
 from compiler.names import legal
-from hygiene_pddl.registries.model import ActionSchema, ContactSpec, Endpoint, Registries
+from compiler.processes import RUNNING_PREFIX, Running, keep_guard, keep_predicate, kept, running_guard
+from hygiene_pddl.literals import Literal
+from hygiene_pddl.registries.model import ROLES, ActionSchema, Endpoint, Registries
 
-PDDL_TYPE = {"gripper": "gripper", "item": "thing", "place": "thing", "region": "carrier"}
-DURING_PREFIX = "running-"
+FLAVORS = ("temporal", "classical", "numeric")
+PDDL_TYPE = {"gripper": "gripper", "item": "thing", "place": "thing", "thing": "thing", "region": "carrier"}
+DURING_PREFIX = RUNNING_PREFIX
 
 
 @dataclass
@@ -24,6 +52,7 @@ class ActionView:
     conditions: list[str] = field(default_factory=list)  # temporal: "(at start ...)"; classical: plain
     effects: list[str] = field(default_factory=list)
     comment: str = ""
+    durative: bool = True
 
 
 @dataclass
@@ -41,195 +70,152 @@ class DomainView:
 
 def endpoint_var(ep: Endpoint) -> str:
     """The carrier variable an endpoint is written with."""
-    if ep.part.startswith("?"):
-        return ep.part
-    if ep.part.startswith("@"):
-        return f"?{ep.var}-{ep.part[1:]}"
-    return f"?{ep.var}-{ep.part}"
+    return carrier_var(ep)
 
 
-def endpoint_static(ep: Endpoint) -> str:
-    """The static fact tying the carrier variable to its owner."""
-    var = endpoint_var(ep)
-    if ep.part.startswith("?"):
-        return f"(region-of ?{ep.var} {var})"
-    if ep.part.startswith("@"):
-        return f"({ep.part[1:]}-of ?{ep.var} {var})"
-    return f"({ep.part}-of ?{ep.var} {var})"
-
-
-def _endpoints(schema: ActionSchema) -> list[Endpoint]:
-    eps = [e for c in schema.contacts for e in (c.a, c.b)]
-    if schema.treats:
-        eps.append(schema.treats.target)
-    return eps
-
-
-def parameters(schema: ActionSchema) -> list[tuple[str, str]]:
-    """Registry parameters, then one carrier parameter per endpoint that is not a region parameter."""
+def parameters(schema: ActionSchema, reg: Registries | None = None,
+               fd: FamilyDomain | None = None) -> list[tuple[str, str]]:
+    """Registry parameters, then one carrier parameter per endpoint that is not a region parameter (nor quantified,
+    nor every region), for the contacts that can happen under K (``reg``, ``fd``; all contacts without them)."""
     out = [(f"?{p}", PDDL_TYPE[t]) for p, t in schema.parameters]
     seen = {v for v, _ in out}
-    for ep in _endpoints(schema):
-        var = endpoint_var(ep)
+    for ep in parameter_endpoints(schema, reg, fd):
+        var = carrier_var(ep)
         if var not in seen:
             seen.add(var)
             out.append((var, "carrier"))
     return out
 
 
-def statics(schema: ActionSchema) -> list[str]:
-    out: list[str] = []
-    for ep in _endpoints(schema):
-        fact = endpoint_static(ep)
-        if fact not in out:
-            out.append(fact)
-    return out
-
-
-def hazard_name(h: str) -> str:
-    return legal(h)
-
-
-def contact_guards(c: ContactSpec, hazards: list[str]) -> list[str]:
-    """Protection as conditions: no contact may bring a hazard onto a carrier protected against it."""
-    out = []
-    x, y = endpoint_var(c.a), endpoint_var(c.b)
-    for h in hazards:
-        hn = hazard_name(h)
-        for src, dst in ((x, y), (y, x)):
-            out.append(f"(or (not (contaminated {src} {hn})) (not (unsafe {hn} {src} {dst})) "
-                       f"(contaminated {dst} {hn}))")
-    return out
-
-
-def contact_effects(c: ContactSpec, hazards: list[str]) -> list[tuple[str, str]]:
-    """(condition, effect) pairs: hazards cross a contact where materials allow, in both directions."""
-    out = []
-    x, y = endpoint_var(c.a), endpoint_var(c.b)
-    for h in hazards:
-        hn = hazard_name(h)
-        for src, dst in ((x, y), (y, x)):
-            out.append((f"(and (contaminated {src} {hn}) (crosses {hn} {src} {dst}))", f"(contaminated {dst} {hn})"))
-    return out
-
-
-def treatment_effects(schema: ActionSchema, hazards: list[str]) -> list[tuple[str, str]]:
-    if not schema.treats:
-        return []
-    var, t = endpoint_var(schema.treats.target), legal(schema.treats.treatment)
-    return [(f"(removes {t} {hazard_name(h)} {var})", f"(not (contaminated {var} {hazard_name(h)}))")
-            for h in hazards]
-
-
-def _lit(lit) -> str:  # noqa: ANN001
-    return str(lit)
-
-
-def _stock_fn(stock: str) -> str:
-    return f"(stock-{legal(stock)})"
+def statics(schema: ActionSchema, reg: Registries | None = None, fd: FamilyDomain | None = None) -> list[str]:
+    return list(dict.fromkeys(owner_static(ep) for ep in parameter_endpoints(schema, reg, fd)))
 
 
 def cost_fn(dim: str) -> str:
     return f"(cost-{legal(dim)})"
 
 
-@dataclass(frozen=True)
-class FamilyDomain:
-    """The family-specific facts the domain depends on."""
-
-    family: str
-    actions: tuple[ActionSchema, ...]
-    hazards: tuple[str, ...]
-    treatments: tuple[str, ...]
-    capacities: tuple[str, ...]
-    stocks: tuple[str, ...]
-    cost_dims: tuple[str, ...]
-
-    @classmethod
-    def of(cls, reg: Registries, family: str) -> FamilyDomain:
-        fam = reg.families[family]
-        actions = tuple(reg.actions[a] for a in sorted(fam.actions))
-        treatments = tuple(sorted({a.treats.treatment for a in actions if a.treats}))
-        capacities = tuple(sorted({c for a in actions for c in a.capacities}))
-        stocks = tuple(s for s in reg.stocks if any(s in dict(a.consumes) for a in actions))
-        dims = [d for d in ("water", "cleaning_agent", "disinfectant", "replacement_parts", "discarded_items",
-                            "solid_waste", "energy", "tool_wear") if any(dict(a.costs).get(d) for a in actions)]
-        if any(a.occupies for a in actions):
-            dims.append("active_robot_time")
-        return cls(family, actions, tuple(sorted(fam.hazards)), treatments, capacities, stocks, tuple(dims))
-
-
-def _predicates(reg: Registries, fd: FamilyDomain, flavor: str) -> list[str]:
-    out = []
-    for name, kinds in reg.predicates:
-        if name == "safe":  # a derived goal, expanded by the problem writer
-            continue
-        args = " ".join(f"?x{i} - {PDDL_TYPE[k]}" for i, k in enumerate(kinds))
-        out.append(f"({name} {args})" if args else f"({name})")
-    out += [f"({part}-of ?g - gripper ?c - carrier)" for part, _ in reg.parts]
-    out += ["(region-of ?o - thing ?c - carrier)", "(base-of ?o - thing ?c - carrier)",
-            "(surface-of ?o - thing ?c - carrier)",
-            "(contaminated ?c - carrier ?h - hazard)", "(crosses ?h - hazard ?x - carrier ?y - carrier)",
-            "(unsafe ?h - hazard ?x - carrier ?y - carrier)",
-            "(removes ?t - treatment ?h - hazard ?c - carrier)"]
-    if flavor == "temporal":
-        out += ["(idle ?g - gripper)", "(appliance-free ?s - thing)", "(in-time)"]
-        out += [f"(free-{legal(c)})" for c in fd.capacities]
-    else:
-        for a in fd.actions:
-            if needs_split(a):
-                args = " ".join(f"{v} - {t}" for v, t in parameters(a))
-                out.append(f"({DURING_PREFIX}{a.name} {args})")
-        out += [f"(level-{legal(s)} ?n - level)" for s in fd.stocks]
-        amounts = sorted({n for a in fd.actions for _, n in a.consumes})
-        out += [f"(minus-{n} ?a - level ?b - level)" for n in amounts]
-    return out
+def _stock_fn(stock: str) -> str:
+    return f"(stock-{legal(stock)})"
 
 
 def needs_split(a: ActionSchema) -> bool:
-    """Classical flavour: an action whose start adds a fact its end deletes (a process others join)."""
+    """Classical flavour: a process others join (its start adds a fact its end deletes), or an action whose end
+    contacts, treatments or updates would read what its start changes."""
     start_adds = {lit.atom for lit in a.eff_start if lit.positive}
     end_dels = {lit.atom for lit in a.eff_end if not lit.positive}
-    return bool(start_adds & end_dels)
+    start_mech = any(x.when == "start" for x in (*a.contacts, *a.treats, *a.updates))
+    end_mech = any(x.when == "end" for x in (*a.contacts, *a.treats, *a.updates))
+    return bool(start_adds & end_dels) or (start_mech and end_mech)
 
 
-def temporal_action(a: ActionSchema, fd: FamilyDomain) -> ActionView:
-    hz = list(fd.hazards)
-    conds: list[str] = [f"(at start {s})" for s in statics(a)]
-    effs: list[str] = []
+# ---- what happens at one time point --------------------------------------------------------------------
+@dataclass
+class Point:
+    """Conditions and effects of one time point of an action."""
+
+    conditions: list[str] = field(default_factory=list)
+    effects: list[str] = field(default_factory=list)
+
+
+class ActionWriter:
+    """Writes the conditions and effects of K's actions at their time points, for one flavour."""
+
+    def __init__(self, reg: Registries, fd: FamilyDomain, temporal: bool, numeric: bool = True):
+        self.reg, self.fd = reg, fd
+        self.ctx = Context(reg, fd, contact_forms(fd.actions), Timing(temporal), temporal or numeric)
+        self.kept = kept(reg, fd)
+        self.running: list[Running] = []  # classical: the split processes
+
+    @property
+    def timing(self) -> Timing:
+        return self.ctx.timing
+
+    def conditions(self, a: ActionSchema, when: str) -> list[str]:
+        lits = {"start": a.cond_start, "all": a.cond_overall, "end": a.cond_end}[when]
+        simple = self.ctx.simplify(lits)
+        if simple is None:  # a constantly false condition: keep the literal, the action never applies
+            simple = lits
+        return [self.timing.at(when, self.ctx.literal(x)) for x in simple]
+
+    def point(self, a: ActionSchema, when: str, scope: list[str]) -> Point:
+        """Everything of ``a`` at ``when`` (start or end) except resources, stocks and costs."""
+        pt = Point(self.conditions(a, when))
+        lits = a.eff_start if when == "start" else a.eff_end
+        pt.effects += literal_effects(lits, when, self.ctx)
+        contacts = [c for c in a.contacts if c.when == when]
+        if single_contact(contacts, self.ctx):
+            conds, effs = contact(contacts[0], self.ctx)
+            pt.conditions += conds
+            pt.effects += effs
+        elif contacts:
+            pt.conditions += [x for c in contacts for x in protection(c, self.ctx)]
+            pt.effects += transfers(contacts, when, self.ctx)
+        for t in a.treats:
+            if t.when == when:
+                pt.effects += treatment(t, self.ctx)
+        for u in a.updates:
+            if u.when == when:
+                pt.effects += update(u, self.ctx)
+        pt.conditions += self.guards(a, when, scope)
+        return pt
+
+    def guards(self, a: ActionSchema, when: str, scope: list[str]) -> list[str]:
+        """What running processes need: keep facts (temporal), running facts (classical)."""
+        lits: list[tuple[Literal, tuple, list[str]]] = [(x, (), []) for x in (a.eff_start if when == "start"
+                                                                              else a.eff_end)]
+        for u in a.updates:
+            if u.when == when:
+                lits += [(e, q.variables, pre) for e, q, pre in update_guarded_literals(u, self.ctx)]
+        out = []
+        for lit, variables, pre in lits:
+            if self.timing.temporal:
+                need = keep_guard(lit, self.kept)
+                if need is not None:
+                    out.append(self.timing.at(when, forall(variables, imply(pre, [need]))))
+                continue
+            for proc in self.running:
+                need = running_guard(lit, [*scope, *(v for v, _ in variables)], proc, variables, pre)
+                if need is not None:
+                    out.append(need)
+        return out
+
+
+def _resources(a: ActionSchema) -> Point:
+    pt = Point()
     for g in a.occupies:
-        conds.append(f"(at start (idle ?{g}))")
-        effs += [f"(at start (not (idle ?{g})))", f"(at end (idle ?{g}))"]
+        pt.conditions.append(f"(at start (idle ?{g}))")
+        pt.effects += [f"(at start (not (idle ?{g})))", f"(at end (idle ?{g}))"]
     for s in a.appliances:
-        conds.append(f"(at start (appliance-free ?{s}))")
-        effs += [f"(at start (not (appliance-free ?{s})))", f"(at end (appliance-free ?{s}))"]
+        pt.conditions.append(f"(at start (appliance-free ?{s}))")
+        pt.effects += [f"(at start (not (appliance-free ?{s})))", f"(at end (appliance-free ?{s}))"]
     for c in a.capacities:
-        conds.append(f"(at start (free-{legal(c)}))")
-        effs += [f"(at start (not (free-{legal(c)})))", f"(at end (free-{legal(c)}))"]
-    conds += [f"(at start {_lit(x)})" for x in a.cond_start]
-    conds += [f"(over all {_lit(x)})" for x in a.cond_overall]
-    conds += [f"(at end {_lit(x)})" for x in a.cond_end]
-    conds += ["(over all (in-time))", "(at end (in-time))"]
+        pt.conditions.append(f"(at start (free-{legal(c)}))")
+        pt.effects += [f"(at start (not (free-{legal(c)})))", f"(at end (free-{legal(c)}))"]
     for stock, n in a.consumes:
-        conds.append(f"(at start (>= {_stock_fn(stock)} {n}))")
-        effs.append(f"(at start (decrease {_stock_fn(stock)} {n}))")
+        pt.conditions.append(f"(at start (>= {_stock_fn(stock)} {n}))")
+        pt.effects.append(f"(at start (decrease {_stock_fn(stock)} {n}))")
     for dim, n in a.costs:
-        effs.append(f"(at start (increase {cost_fn(dim)} {n}))")
+        pt.effects.append(f"(at start (increase {cost_fn(dim)} {n}))")
     if a.occupies:
-        effs.append(f"(at start (increase {cost_fn('active_robot_time')} {a.duration}))")
-    effs += [f"(at start {_lit(x)})" for x in a.eff_start]
-    effs += [f"(at end {_lit(x)})" for x in a.eff_end]
-    for c in a.contacts:
-        when = "start" if c.when == "start" else "end"
-        conds += [f"(at {when} {g})" for g in contact_guards(c, hz)]
-        effs += [f"(when (at {when} {cond}) (at {when} {eff}))" for cond, eff in contact_effects(c, hz)]
-    effs += [f"(when (at end {cond}) (at end {eff}))" for cond, eff in treatment_effects(a, hz)]
-    params = [f"{v} - {t}" for v, t in parameters(a)]
-    return ActionView(a.name, params, a.duration, conds, effs, a.description)
+        pt.effects.append(f"(at start (increase {cost_fn('active_robot_time')} {a.duration}))")
+    return pt
+
+
+def temporal_action(a: ActionSchema, writer: ActionWriter) -> ActionView:
+    scope = [v for v, _ in parameters(a, writer.reg, writer.fd)]
+    res = _resources(a)
+    start, end = writer.point(a, "start", scope), writer.point(a, "end", scope)
+    conds = [f"(at start {s})" for s in statics(a, writer.reg, writer.fd)] + res.conditions + start.conditions
+    conds += writer.conditions(a, "all") + end.conditions
+    conds += ["(over all (in-time))", "(at end (in-time))", *ticks.durative_conditions(writer.timing)]
+    effs = res.effects + start.effects + end.effects + ticks.durative_effects(writer.timing)
+    params = [f"{v} - {t}" for v, t in parameters(a, writer.reg, writer.fd)]
+    return ActionView(a.name, params, a.duration, list(dict.fromkeys(conds)), effs, a.description)
 
 
 def _net_effects(start: list[str], end: list[str]) -> list[str]:
-    """Sequential composition of start then end effects as one effect list (literal strings)."""
+    """Sequential composition of start then end literal effects as one effect list (literal strings)."""
     state: dict[str, bool] = {}
     for lit in [*start, *end]:
         if lit.startswith("(not "):
@@ -239,78 +225,206 @@ def _net_effects(start: list[str], end: list[str]) -> list[str]:
     return [a if v else f"(not {a})" for a, v in state.items()]
 
 
-def classical_actions(a: ActionSchema, fd: FamilyDomain, weight: int) -> list[ActionView]:
-    hz = list(fd.hazards)
-    params = [f"{v} - {t}" for v, t in parameters(a)]
-    pre = list(statics(a))
+def _plain(effects: list[str]) -> tuple[list[str], list[str]]:
+    """(literal effects, the rest): conditional, quantified and numeric effects kept apart."""
+    lits = [e for e in effects if not e.startswith(("(when ", "(forall ", "(increase ", "(decrease "))]
+    return lits, [e for e in effects if e not in lits]
+
+
+def classical_actions(a: ActionSchema, writer: ActionWriter, weight: int, split: bool) -> list[ActionView]:
+    params = [f"{v} - {t}" for v, t in parameters(a, writer.reg, writer.fd)]
+    scope = [v for v, _ in parameters(a, writer.reg, writer.fd)]
+    pre = list(statics(a, writer.reg, writer.fd))
     extra_params: list[str] = []
     stock_pre: list[str] = []
     stock_eff: list[str] = []
     for stock, n in a.consumes:
         s = legal(stock)
+        if writer.ctx.numeric:  # classical-numeric: stocks as fluents
+            stock_pre.append(f"(>= {_stock_fn(stock)} {n})")
+            stock_eff.append(f"(decrease {_stock_fn(stock)} {n})")
+            continue
         extra_params += [f"?{s}-before - level", f"?{s}-after - level"]
         stock_pre += [f"(level-{s} ?{s}-before)", f"(minus-{n} ?{s}-before ?{s}-after)"]
         stock_eff += [f"(not (level-{s} ?{s}-before))", f"(level-{s} ?{s}-after)"]
-    guards = {"start": [g for c in a.contacts if c.when == "start" for g in contact_guards(c, hz)],
-              "end": [g for c in a.contacts if c.when == "end" for g in contact_guards(c, hz)]}
-    cond_effs = {"start": [f"(when {cond} {eff})" for c in a.contacts if c.when == "start"
-                           for cond, eff in contact_effects(c, hz)],
-                 "end": [f"(when {cond} {eff})" for c in a.contacts if c.when == "end"
-                         for cond, eff in contact_effects(c, hz)]
-                 + [f"(when {cond} {eff})" for cond, eff in treatment_effects(a, hz)]}
+    start, end = writer.point(a, "start", scope), writer.point(a, "end", scope)
+    overall = writer.conditions(a, "all")
     cost = [f"(increase (total-cost) {weight})"]
-    start_lits = [str(x) for x in a.eff_start]
-    end_lits = [str(x) for x in a.eff_end]
-    if not needs_split(a):
-        start_adds = {x for x in start_lits if not x.startswith("(not ")}
-        pre += [str(x) for x in a.cond_start]
-        pre += [str(x) for x in (*a.cond_overall, *a.cond_end) if str(x) not in start_adds]
-        pre += stock_pre + guards["start"] + guards["end"]
-        effs = _net_effects(start_lits, end_lits) + stock_eff + cond_effs["start"] + cond_effs["end"] + cost
-        return [ActionView(a.name, params + extra_params, 0, pre, effs, a.description)]
-    running = f"({DURING_PREFIX}{a.name} " + " ".join(v for v, _ in parameters(a)) + ")"
-    start = ActionView(f"{a.name}-start", params + extra_params, 0,
-                       pre + [str(x) for x in (*a.cond_start, *a.cond_overall)] + stock_pre + guards["start"],
-                       start_lits + [running] + stock_eff + cond_effs["start"] + cost,
-                       f"{a.description} (start)")
-    end = ActionView(f"{a.name}-end", params, 0,
-                     [running] + [str(x) for x in (*a.cond_overall, *a.cond_end)] + guards["end"],
-                     end_lits + [f"(not {running})"] + cond_effs["end"] + ["(increase (total-cost) 0)"],
-                     f"{a.description} (end)")
-    return [start, end]
+    if not split:
+        start_lits, start_rest = _plain(start.effects)
+        end_lits, end_rest = _plain(end.effects)
+        adds = {x for x in start_lits if not x.startswith("(not ")}
+        conds = pre + start.conditions + [x for x in overall + end.conditions if x not in adds] + stock_pre
+        effs = _net_effects(start_lits, end_lits) + stock_eff + start_rest + end_rest + cost
+        return [ActionView(a.name, params + extra_params, 0, list(dict.fromkeys(conds)), effs, a.description, False)]
+    running = Running(a, tuple(parameters(a, writer.reg, writer.fd))).fact
+    first = ActionView(f"{a.name}-start", params + extra_params, 0,
+                       list(dict.fromkeys(pre + start.conditions + overall + stock_pre)),
+                       start.effects + [running] + stock_eff + cost, f"{a.description} (start)", False)
+    last = ActionView(f"{a.name}-end", params, 0, list(dict.fromkeys([running, *overall, *end.conditions])),
+                      end.effects + [f"(not {running})", "(increase (total-cost) 0)"], f"{a.description} (end)",
+                      False)
+    return [first, last]
 
 
-def build_domain(reg: Registries, family: str, flavor: str = "temporal",
-                 weights: dict[str, int] | None = None) -> DomainView:
-    """The family's domain; the classical flavour needs the instance's per-action ``weights``."""
-    fd = FamilyDomain.of(reg, family)
+# ---- declarations ---------------------------------------------------------------------------------------
+def _candidates(reg: Registries, fd: FamilyDomain, forms, flavor: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Every predicate and function the compiler may use (name -> declaration)."""
+    preds: dict[str, str] = {}
+    for name, kinds in reg.predicates:
+        if name == "safe" or reg.counted_predicate(name) is not None:
+            continue  # derived: (safe o) is expanded by the problem writer, (room c) compares load and capacity
+        args = " ".join(f"?x{i} - {PDDL_TYPE[k]}" for i, k in enumerate(kinds))
+        preds[name] = f"({name} {args})" if args else f"({name})"
+    own: dict[str, str] = {}
+    for part, _ in reg.parts:
+        own[f"{part}-of"] = f"({part}-of ?g - gripper ?c - carrier)"
+    own["region-of"] = "(region-of ?o - thing ?c - carrier)"
+    for role in ROLES:
+        own[f"{role}-of"] = f"({role}-of ?o - thing ?c - carrier)"
+    own |= {"contaminated": "(contaminated ?c - carrier ?h - hazard)",
+            "crosses": "(crosses ?h - hazard ?x - carrier ?y - carrier)",
+            "unsafe": "(unsafe ?h - hazard ?x - carrier ?y - carrier)",
+            "removes": "(removes ?t - treatment ?h - hazard ?c - carrier)"}
+    own |= {p: f"({p} ?x - thing)" for p in KIND_PREDICATE.values()}
+    kinds = dict(reg.predicates)
+    funcs: dict[str, str] = {}
+    if flavor == "temporal":
+        own |= {"idle": "(idle ?g - gripper)", "appliance-free": "(appliance-free ?s - thing)", "in-time": "(in-time)"}
+        own |= {f"free-{legal(c)}": f"(free-{legal(c)})" for c in fd.capacities}
+        for pred, positive in kept(reg, fd):
+            args = " ".join(f"?x{i} - {PDDL_TYPE[k]}" for i, k in enumerate(kinds[pred]))
+            own[keep_predicate(pred, positive)] = f"({keep_predicate(pred, positive)} {args})"
+        own |= ticks.PREDICATES
+        funcs |= {f"stock-{legal(s)}": _stock_fn(s) for s in fd.stocks}
+        funcs |= {f"cost-{legal(d)}": cost_fn(d) for d in fd.cost_dims}
+        funcs |= {"current-load": "(current-load ?c - thing)", "capacity": "(capacity ?c - thing)"} | ticks.FUNCTIONS
+    else:
+        for a in fd.actions:
+            args = " ".join(f"{v} - {t}" for v, t in parameters(a, reg, fd))
+            own[f"{RUNNING_PREFIX}{a.name}"] = f"({RUNNING_PREFIX}{a.name} {args})"
+        funcs |= {f"stock-{legal(s)}": f"{_stock_fn(s)} - number" for s in fd.stocks}  # classical-numeric
+        funcs |= {"current-load": "(current-load ?c - thing) - number", "capacity": "(capacity ?c - thing) - number"}
+        own |= {f"level-{legal(s)}": f"(level-{legal(s)} ?n - level)" for s in fd.stocks}
+        amounts = sorted({n for a in fd.actions for _, n in a.consumes} | {1})
+        own |= {f"minus-{n}": f"(minus-{n} ?a - level ?b - level)" for n in amounts}
+        own |= {"load-of": "(load-of ?c - thing ?n - level)", "room-at": "(room-at ?c - thing ?n - level)"}
+        funcs["total-cost"] = "(total-cost) - number"
+    clash = sorted(set(preds) & set(own))
+    if clash:
+        raise ValueError(f"registry predicate(s) {clash} collide with the compiler's own predicates; rename them")
+    actions = {a.name for a in fd.actions} | {f"{a.name}-{part}" for a in fd.actions for part in ("start", "end")}
+    clash = sorted((set(preds) | set(own) | set(funcs)) & (actions | {ticks.FINISH}))
+    if clash:  # VAL cannot read a domain where an action and a predicate or function share a name
+        raise ValueError(f"action name(s) {clash} are also predicate or function names; rename them")
+    return preds | own, funcs
+
+
+@functools.lru_cache(maxsize=8)
+def domain_symbols(reg: Registries) -> frozenset[str]:
+    """Every name a domain of these registries may declare (predicates, functions, actions, constants, types):
+    object names must differ from them (VAL and unified-planning refuse a clash)."""
+    everything = FamilyDomain.build(reg, next(iter(reg.families)), reg.actions, reg.hazards)
+    out = {"object", "gripper", "thing", "carrier", "hazard", "treatment", "tick", "level", ticks.FINISH}
+    for flavor in FLAVORS[:2]:
+        preds, funcs = _candidates(reg, everything, contact_forms(everything.actions), flavor)
+        out |= set(preds) | set(funcs)
+    out |= set(form_types(contact_forms(everything.actions)))
+    for a in reg.actions:
+        out |= {a, f"{a}-start", f"{a}-end"}
+    out |= {hazard_name(h) for h in reg.hazards} | {legal(t) for t in reg.treatments}
+    out |= {f"{legal(t)}-treatment" for t in reg.treatments}
+    return frozenset(out)
+
+
+_TOKEN = re.compile(r"\(\s*([^\s()]+)")
+
+
+def _used(texts: list[str]) -> set[str]:
+    return {m.group(1) for t in texts for m in _TOKEN.finditer(t)}
+
+
+def _requirements(flavor: str, texts: list[str], universal_goal: bool) -> list[str]:
+    """What the domain uses (a requirement named for a word that only occurs in effects is harmless)."""
+    body = " ".join(texts)
+    reqs = [":strips", ":typing"]
+    reqs += [r for r, words in ((":negative-preconditions", ("(not ",)),
+                                (":disjunctive-preconditions", ("(or ", "(imply ")),
+                                (":equality", ("(= ?",)),
+                                (":existential-preconditions", ("(exists ",)),
+                                (":universal-preconditions", ("(forall ",)),
+                                (":conditional-effects", ("(when ", "(forall ")))
+             if any(w in body for w in words)]
+    if universal_goal and ":universal-preconditions" not in reqs:
+        reqs.append(":universal-preconditions")
+    if flavor == "temporal":
+        reqs += [":durative-actions", ":numeric-fluents", ":timed-initial-literals"]
+    else:
+        reqs += [":numeric-fluents"] if flavor == "numeric" else []
+        reqs.append(":action-costs")
+    return reqs
+
+
+def build_domain(reg: Registries, fd: FamilyDomain | str, flavor: str = "temporal",
+                 weights: dict[str, int] | None = None, split: frozenset[str] = frozenset()) -> DomainView:
+    """K's domain (a family name means the family's own entries). Flavours: ``temporal``; ``classical`` (Fast
+    Downward: instantaneous actions, stocks and loads as discrete levels) and ``numeric`` (the same with stocks and
+    loads as numeric fluents, for numeric planners); both need the instance's per-action ``weights`` and split
+    ``split`` (actions running at the decision time) besides the processes."""
+    if isinstance(fd, str):
+        fd = FamilyDomain.of(reg, fd)
+    family = reg.families[fd.family]
+    forms = contact_forms(fd.actions)
+    if flavor not in FLAVORS:
+        raise ValueError(f"unknown flavour {flavor!r}; expected one of {FLAVORS}")
+    writer = ActionWriter(reg, fd, flavor == "temporal", flavor != "classical")
     constants = []
     if fd.hazards:
         constants.append(" ".join(hazard_name(h) for h in fd.hazards) + " - hazard")
     if fd.treatments:
-        constants.append(" ".join(legal(t) for t in fd.treatments) + " - treatment")
-    comments = [f"HygieneRoboBench family {family}: {reg.families[family].service_goal}",
-                f"source activity (adapted from BEHAVIOR-1K): {reg.families[family].source_activity}",
+        constants.append(" ".join(treatment_name(t, fd) for t in fd.treatments) + " - treatment")
+    comments = [f"HygieneRoboBench family {fd.family}: {family.service_goal}",
+                f"source activity (adapted from BEHAVIOR-1K): {family.source_activity}",
                 "generated by hygiene-pddl's trusted compiler from the five registries; do not edit by hand"]
+    if fd.variant:
+        comments.append("built from an instance's own registry entries (K): actions "
+                        f"{', '.join(a.name for a in fd.actions)}; hazards {', '.join(fd.hazards) or 'none'}")
+    types = ["gripper thing carrier hazard treatment - object"]
+    if forms:
+        types.append(" ".join(form_types(forms)) + " - carrier")
     if flavor == "temporal":
-        reqs = [":strips", ":typing", ":negative-preconditions", ":disjunctive-preconditions",
-                ":conditional-effects", ":durative-actions", ":numeric-fluents", ":timed-initial-literals"]
-        functions = [_stock_fn(s) for s in fd.stocks] + [cost_fn(d) for d in fd.cost_dims]
-        actions = [temporal_action(a, fd) for a in fd.actions]
-        types = ["gripper thing carrier hazard treatment - object"]
+        actions = [temporal_action(a, writer) for a in fd.actions]
+        pre, eff = ticks.finish_action()
+        actions.append(ActionView(ticks.FINISH, ["?k - tick"], 0, pre, eff,
+                                  "declare the plan's makespan in whole TU (docs/world-model-v2.md §3)", False))
+        types.append("tick - object")
         comments.append("contamination: (contaminated ?c ?h); contacts copy hazards where (crosses ?h ?x ?y); "
                         "a contact that would bring ?h onto a carrier protected against it is not executable")
     else:
-        reqs = [":strips", ":typing", ":negative-preconditions", ":disjunctive-preconditions",
-                ":conditional-effects", ":action-costs"]
         if weights is None:
             raise ValueError("the classical flavour needs per-action weights (they depend on the profile)")
-        functions = ["(total-cost) - number"]
-        actions = [v for a in fd.actions for v in classical_actions(a, fd, weights[a.name])]
-        types = ["gripper thing carrier hazard treatment level - object"]
+        splits = {a.name for a in fd.actions if needs_split(a) or a.name in split}
+        writer.running = [Running(a, tuple(parameters(a, reg, fd))) for a in fd.actions if a.name in splits]
+        actions = [v for a in fd.actions for v in classical_actions(a, writer, weights[a.name], a.name in splits)]
+        if flavor == "classical":
+            types.append("level - object")
         comments.append("classical projection for Fast Downward: instantaneous actions (processes others join "
                         "are split into -start/-end), stocks as discrete levels, action costs = lexicographic "
                         "weights of the non-time dimensions under this instance's profile, "
                         "so this domain is per instance")
-    return DomainView(f"hygiene-{legal(family)}", flavor, reqs, types, constants,
-                      _predicates(reg, fd, flavor), functions, actions, comments)
+    texts = [x for a in actions for x in (*a.conditions, *a.effects)]
+    preds, funcs = _candidates(reg, fd, forms, flavor)
+    used = _used(texts)
+    universal_goal = flavor != "temporal" and bool(writer.running)
+    return DomainView(fd.domain_name, flavor, _requirements(flavor, texts, universal_goal), types, constants,
+                      [d for n, d in preds.items() if n in used], [d for n, d in funcs.items() if n in used],
+                      actions, comments)
+
+
+def declared_predicates(view: DomainView) -> set[str]:
+    return {p[1:].split(" ", 1)[0].rstrip(")") for p in view.predicates}
+
+
+def declared_functions(view: DomainView) -> set[str]:
+    return {f[1:].split(" ", 1)[0].rstrip(")") for f in view.functions}
+

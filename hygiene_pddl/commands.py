@@ -6,41 +6,68 @@ import argparse
 import sys
 from pathlib import Path
 
-from hygiene_pddl.cli import command
-from hygiene_pddl.errors import EXIT_INVALID, EXIT_OK
+from hygiene_pddl.cli import command, print_json
+from hygiene_pddl.errors import EXIT_INFEASIBLE, EXIT_INVALID, EXIT_OK, EXIT_UNAVAILABLE, EXIT_UNDETERMINED
 from hygiene_pddl.outputs import output_dir, write_text, writing
 
 
 def _compile_args(p: argparse.ArgumentParser) -> None:
+    from hygiene_pddl.planners.targets import ALIASES, TARGETS
+
     p.add_argument("instance", type=Path, help="public instance JSON")
     p.add_argument("-o", "--out", type=Path, required=True, help="output folder for domain.pddl and problem.pddl")
-    p.add_argument("--flavor", choices=["temporal", "classical"], default="temporal")
+    p.add_argument("--for", dest="target", metavar="PLANNER",
+                   help="write the PDDL this planner reads as shipped, each adaptation in the header comment: "
+                        + ", ".join(TARGETS) + f" (aliases: {', '.join(f'{a}={k}' for a, k in ALIASES.items())}); "
+                        "see docs/external-planners.md")
+    p.add_argument("--flavor", choices=["temporal", "classical", "numeric"], default="temporal",
+                   help="without --for: the committed files' flavour (default temporal); numeric: the classical "
+                        "projection with stocks and loads as fluents (docs/pddl-encoding.md)")
     p.add_argument("--no-total-time", action="store_true",
                    help="temporal: leave (total-time) out of the metric, for readers that reject it (unified-planning)")
+    p.add_argument("--json", action="store_true",
+                   help="print {\"domain\", \"problem\", \"target\", \"adaptations\"} as JSON")
 
 
-@command("compile", "compile an instance to PDDL (domain.pddl, problem.pddl)", _compile_args)
+@command("compile", "compile an instance to PDDL (domain.pddl, problem.pddl), for VAL or for one planner",
+         _compile_args)
 def _compile(args: argparse.Namespace) -> int:
-    from compiler.render import render_classical, render_domain, render_problem
+    from compiler.render import render_classical, render_instance_domain, render_problem
     from hygiene_pddl.instances import load_instance
     from hygiene_pddl.registries import load_registries
 
     reg = load_registries()
     inst = load_instance(args.instance, reg)
-    if args.flavor == "temporal":
-        domain = render_domain(reg, inst.family)
-        problem = render_problem(reg, inst, metric_total_time=not args.no_total_time)[0]
+    if args.target:
+        from hygiene_pddl.planners.targets import export
+
+        exp = export(args.target, reg, inst)
+        with writing(output_dir(args.out, "-o"), "-o"):
+            domain_path, problem_path = exp.write(args.out)
+        label, adaptations = exp.target.key, list(exp.adaptations)
     else:
-        domain, problem, _ = render_classical(reg, inst)
-    write_text(output_dir(args.out, "-o") / "domain.pddl", domain, "-o")
-    write_text(args.out / "problem.pddl", problem, "-o")
-    print(f"wrote {args.out / 'domain.pddl'} and {args.out / 'problem.pddl'} ({args.flavor})")
+        if args.flavor == "temporal":
+            domain = render_instance_domain(reg, inst)
+            problem = render_problem(reg, inst, metric_total_time=not args.no_total_time)[0]
+        else:
+            domain, problem, _ = render_classical(reg, inst, args.flavor)
+        domain_path = write_text(output_dir(args.out, "-o") / "domain.pddl", domain, "-o")
+        problem_path = write_text(args.out / "problem.pddl", problem, "-o")
+        label, adaptations = args.flavor, []
+    if args.json:
+        print_json({"domain": str(domain_path), "problem": str(problem_path), "target": label,
+                    "adaptations": adaptations})
+    else:
+        print(f"wrote {domain_path} and {problem_path} ({label})")
     return EXIT_OK
 
 
 def _build_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--root", type=Path, default=Path("."), help="repository root holding domains/ and problems/")
+    p.add_argument("--root", type=Path, default=None,
+                   help="repository root holding domains/ and problems/ (default: the checkout the package is in)")
     p.add_argument("--check", action="store_true", help="do not write; exit 1 naming every stale file")
+    p.add_argument("--json", action="store_true",
+                   help="with --check: print {\"current\": bool, \"files\": N, \"stale\": [...]} as JSON")
     p.add_argument("--full", action="store_true",
                    help="compose, certify (two methods) and admit the full benchmark; writes problems/MANIFEST.json")
     p.add_argument("--jobs", type=int, default=2, help="certification processes for --full")
@@ -49,18 +76,28 @@ def _build_args(p: argparse.ArgumentParser) -> None:
 @command("build", "regenerate the committed benchmark (domains/, problems/)", _build_args)
 def _build(args: argparse.Namespace) -> int:
     from compiler.build import benchmark_files, stale_files, write_files
+    from hygiene_pddl.paths import benchmark_root
     from hygiene_pddl.registries import load_registries
 
+    args.root = args.root if args.root is not None else benchmark_root()
     reg = load_registries()
     if args.full:
+        from hygiene_pddl.bench.progress import RoundProgress
         from hygiene_pddl.episodes.pipeline import full_build, manifest_text
 
-        manifest = full_build(reg, jobs=args.jobs, cache_file=args.root / ".cache" / "certify.json")
+        bar = RoundProgress("certify", "instances", enabled=sys.stderr.isatty())
+        try:
+            manifest = full_build(reg, jobs=args.jobs, cache_file=args.root / ".cache" / "certify.json", progress=bar)
+        finally:
+            bar.close()
         (args.root / "problems").mkdir(exist_ok=True)
         (args.root / "problems" / "MANIFEST.json").write_text(manifest_text(manifest), encoding="utf-8")
     files = benchmark_files(reg, root=args.root)
     if args.check:
         problems = stale_files(args.root, files)
+        if args.json:
+            print_json({"current": not problems, "files": len(files), "stale": problems})
+            return EXIT_INVALID if problems else EXIT_OK
         for line in problems:
             print(line, file=sys.stderr)
         if problems:
@@ -76,10 +113,19 @@ def _build(args: argparse.Namespace) -> int:
 
 def _plan_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("instance", type=Path, help="public instance JSON")
-    p.add_argument("--planner", default="hygiene-nsp", help="planner name (see `hygiene-pddl planners`)")
+    p.add_argument("--planner", default="hygiene-nsp",
+                   help="planner name (see `hygiene-pddl planners`), or 'cmd:COMMAND {domain} {problem} [{plan}]' "
+                        "(any command-line PDDL planner; cmd[TARGET]:... picks the PDDL target), or up:ENGINE "
+                        "(any unified-planning engine); docs/external-planners.md")
     p.add_argument("-o", "--out", type=Path, help="write the VAL-style plan file here (default: print it)")
     p.add_argument("--time-limit", type=float, default=30.0, help="seconds (default 30)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.epilog = ("exit codes: 0 plan found, 10 proved infeasible, 12 undetermined (no plan, no proof), "
+                "37 planner unavailable here, 2 bad input, 3 internal error (docs/exit-codes.md)")
+
+
+#: ``plan``'s exit code for each outcome (docs/exit-codes.md).
+PLAN_EXIT = {"plan": EXIT_OK, "infeasible": EXIT_INFEASIBLE, "undetermined": EXIT_UNDETERMINED}
 
 
 @command("plan", "plan the continuation of one instance", _plan_args)
@@ -88,51 +134,69 @@ def _plan(args: argparse.Namespace) -> int:
 
     from hygiene_pddl.errors import InputError
     from hygiene_pddl.instances import load_instance
-    from hygiene_pddl.planners import catalogue
+    from hygiene_pddl.planners import catalogue, planner_info
     from hygiene_pddl.registries import load_registries
 
-    planners = catalogue()
-    if args.planner not in planners:
-        raise InputError(f"unknown planner {args.planner!r}; available: {', '.join(sorted(planners))}")
-    info = planners[args.planner]
+    info = planner_info(args.planner)
+    if info is None:
+        raise InputError(f"unknown planner {args.planner!r}; available: {', '.join(sorted(catalogue()))} "
+                         "and llm:<model>, saved:<dir>")
     ok, why = info.available()
     if not ok:
-        raise InputError(f"planner {args.planner} is not available here: {why}")
+        print(f"error: planner {args.planner} cannot run here: {why}", file=sys.stderr)
+        return EXIT_UNAVAILABLE
     reg = load_registries()
     inst = load_instance(args.instance, reg)
     result = info.factory().solve(inst, args.time_limit, reg)
-    if args.out:
+    if args.out:  # first: an unwritable target is the one message
         write_text(args.out, result.plan_text, "-o")
+    for note in result.notes if not args.json else ():
+        print(f"note: {note}", file=sys.stderr)
     if args.json:
         print(json.dumps({
             "planner": result.planner, "instance": result.instance, "status": result.status.value,
             "proved_optimal": result.proved_optimal, "cost": result.cost.as_dict() if result.cost else None,
-            "timings": dict(result.timings), "plan": result.plan_text, "notes": list(result.notes)},
+            "timings": dict(result.timings), "plan": result.plan_text, "notes": list(result.notes),
+            **({"usage": result.usage} if result.usage is not None else {})},
             indent=2, sort_keys=True))
     elif not args.out:
         print(result.plan_text, end="")
     else:
         print(f"{result.status.value}{' (proved optimal)' if result.proved_optimal else ''}: wrote {args.out}")
-    return EXIT_OK
+    return PLAN_EXIT[result.status.value]
 
 
 def _planners_args(p: argparse.ArgumentParser) -> None:
-    pass
+    p.add_argument("--json", action="store_true",
+                   help="print [{\"name\", \"available\", \"reason\", \"description\"}, ...] as JSON")
 
 
 @command("planners", "list the planners and whether each can run here", _planners_args)
 def _planners(args: argparse.Namespace) -> int:
     from hygiene_pddl.planners import catalogue
+    from hygiene_pddl.planners.base import PLANNER_FAMILIES
 
+    rows = []
     for name, info in sorted(catalogue().items()):
         ok, why = info.available()
-        print(f"{name:<20} {'available' if ok else 'unavailable: ' + why}\n    {info.description}")
+        rows.append({"name": name, "available": ok, "reason": why, "description": info.description})
+    if args.json:
+        print_json(rows)
+        return EXIT_OK
+    for r in rows:
+        print(f"{r['name']:<20} {'available' if r['available'] else 'unavailable: ' + r['reason']}\n"
+              f"    {r['description']}")
+    print("and any command-line PDDL planner ('cmd:COMMAND {domain} {problem} [{plan}]') or unified-planning "
+          "engine (up:ENGINE): docs/external-planners.md")
+    for family in sorted(PLANNER_FAMILIES.values(), key=lambda f: f.prefix):
+        print(f"{family.usage:<20} (a family of planners)\n    {family.description}")
     return EXIT_OK
 
 
 def _stats_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--problems", type=Path, default=Path("problems"))
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--problems", type=Path, default=None,
+                   help="benchmark problems folder (default: the checkout's problems/, wherever you run from)")
+    p.add_argument("--json", action="store_true", help="print the composition as JSON")
 
 
 @command("stats", "the benchmark's composition, beside SPEC §9's targets", _stats_args)
@@ -140,8 +204,9 @@ def _stats(args: argparse.Namespace) -> int:
     import json
 
     from hygiene_pddl.episodes.stats import composition, rows
+    from hygiene_pddl.paths import problems_dir
 
-    comp = composition(args.problems)
+    comp = composition(problems_dir(args.problems))
     if args.json:
         print(json.dumps(comp, indent=2, sort_keys=True))
         return EXIT_OK
@@ -181,3 +246,67 @@ def _scale(args: argparse.Namespace) -> int:
     print(f"wrote {args.out} ({scaled['id']}: {len(scaled['goals'])} goals; compile it with "
           f"`hygiene-pddl compile {args.out} -o DIR`)")
     return EXIT_OK
+
+
+def _migrate_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("instance", type=Path, help="public instance JSON (format 1 or 2)")
+    p.add_argument("-o", "--out", type=Path, required=True, help="where to write the format-2 instance")
+
+
+@command("migrate", "rewrite a format-1 instance as format 2, stating what v2 adds (docs/world-model-v2.md)",
+         _migrate_args)
+def _migrate(args: argparse.Namespace) -> int:
+    import json
+
+    from hygiene_pddl.episodes.writer import dumps
+    from hygiene_pddl.instances import load_instance
+    from hygiene_pddl.literals import atom_text
+
+    inst = load_instance(args.instance)  # checks the file; for format 1 it adds the goals deliveries imply
+    data = json.loads(args.instance.read_text(encoding="utf-8"))
+    data["format"] = "hygiene-pddl-instance/2"
+    data["goals"] = [atom_text(g) for g in inst.goals]
+    write_text(args.out, dumps(data), "-o")
+    for note in inst.notes:
+        print(note)
+    print(f"wrote {args.out} (format 2, {len(inst.notes)} goal(s) added)")
+    return EXIT_OK
+
+
+def _families_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", choices=["check", "list"],
+                   help="check: expand, solve and audit the named data families; list: the data families")
+    p.add_argument("names", nargs="*", help="family names (default: every data family)")
+    p.add_argument("--time-limit", type=float, default=10.0, help="seconds per Hygiene-NSP solve")
+    p.add_argument("--json", action="store_true", help="print the reports as JSON")
+
+
+@command("families", "list or audit data families (registries/data/families/*.yaml)", _families_args)
+def _families(args: argparse.Namespace) -> int:
+    import dataclasses
+    import json
+
+    from hygiene_pddl.registries import load_registries
+
+    reg = load_registries()
+    data = sorted(n for n, f in reg.families.items() if f.spec is not None)
+    names = args.names or data
+    unknown = [n for n in names if n not in data]
+    if unknown:
+        from hygiene_pddl.errors import InputError
+
+        raise InputError(f"not a data family: {', '.join(unknown)} (data families: {len(data)})")
+    if args.action == "list":
+        for n in names:
+            f = reg.families[n]
+            print(f"{n}\t{f.source_activity}\t{f.activity_group}\t{f.household_area}")
+        return EXIT_OK
+    from hygiene_pddl.episodes.audit import audit_family, report_text
+
+    reports = [audit_family(reg, n, args.time_limit) for n in names]
+    if args.json:
+        print(json.dumps([dataclasses.asdict(r) for r in reports], indent=2, sort_keys=True))
+    else:
+        print("\n".join(report_text(r) for r in reports))
+    ok = all(not r.error and not any(c[4] for c in r.claims) for r in reports)
+    return EXIT_OK if ok else EXIT_INVALID

@@ -8,13 +8,16 @@ from hygiene_pddl.limits import number_too_long
 
 
 def parse_decimal(literal: str) -> Fraction:
-    """The exact value of ``1``, ``-2.5``, ``3.`` or ``.5``; ValueError beyond the length limit."""
+    """The exact value of ``1``, ``-2.5`` or ``3.``; ValueError beyond the length limit.
+
+    A leading-dot literal (``.5``) is not a number, as in VAL's lexer.
+    """
     complaint = number_too_long(literal)
     if complaint:
         raise ValueError(complaint)
     whole, _, fraction = literal.partition(".")
     digits = whole.removeprefix("-") + fraction
-    if not (digits.isascii() and digits.isdigit()):
+    if not (whole.removeprefix("-") and digits.isascii() and digits.isdigit()):
         raise ValueError(f"not a decimal number: {literal!r}")
     return Fraction(int(whole + fraction), 10 ** len(fraction))  # faster than Fraction(literal)
 

@@ -10,6 +10,19 @@ code  meaning
 2     unreadable or malformed input (file, line:column, expectation)
 3     internal error (a bug: please report it)
 ====  =============================================================
+
+``hygiene-pddl plan`` gives each outcome its own code, after Fast Downward's driver (0-9 a plan,
+10-19 no plan, 30-39 cannot run); 2 and 3 keep their meaning:
+
+====  =============================================================
+code  ``plan`` outcome
+====  =============================================================
+0     a plan was found (proved optimal or not: see ``--json``)
+10    proved infeasible: no continuation satisfies the instance
+12    undetermined: no plan and no proof (time limit, incomplete
+      search or a failed engine; the notes say which)
+37    the planner cannot run here (missing module, binary, runtime)
+====  =============================================================
 """
 
 from __future__ import annotations
@@ -20,6 +33,9 @@ EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
+EXIT_INFEASIBLE = 10
+EXIT_UNDETERMINED = 12
+EXIT_UNAVAILABLE = 37
 
 
 @dataclass(frozen=True)

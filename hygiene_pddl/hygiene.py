@@ -82,6 +82,10 @@ class HygieneRules:
         otype = self.reg.object_types[self.objects[owner]]
         return self.reg.protected_against(otype.tags | otype.region(part).tags) & frozenset(self.hazards)
 
+    def objects_of(self, kind: str) -> list[str]:
+        """The objects that can bind a parameter of ``kind`` (item, place, thing), in name order."""
+        return [o for o in sorted(self.objects) if self.reg.object_types[self.objects[o]].is_kind(kind)]
+
     def ground(self, ep: Endpoint, binding: Mapping[str, str]) -> Carrier:
         """The carrier an endpoint names under a parameter binding."""
         owner = binding[ep.var]
@@ -92,7 +96,24 @@ class HygieneRules:
             if region is None:
                 raise ValueError(f"{owner} has no {ep.part[1:]} region")
             return (owner, region)
+        if ep.every_region:
+            raise ValueError(f"?{ep.var}.* names every region of {owner}; use ground_all")
         return (owner, ep.part)
+
+    def ground_all(self, ep: Endpoint, binding: Mapping[str, str]) -> list[Carrier]:
+        """The carriers an endpoint names: every region of the object for ``?x.*``, else the one carrier."""
+        if ep.every_region:
+            owner = binding[ep.var]
+            return [(owner, r.name) for r in self.reg.object_types[self.objects[owner]].regions]
+        return [self.ground(ep, binding)]
+
+    def has_room(self, container: str, facts: Iterable[tuple[str, ...]], counted: str) -> bool:
+        """M5: fewer ``(counted ? container)`` facts than the container's capacity (no capacity: always)."""
+        otype = self.objects.get(container)
+        cap = self.reg.object_types[otype].capacity if otype else None
+        if cap is None:
+            return True
+        return sum(1 for a in facts if a[0] == counted and a[-1] == container) < cap
 
     # --- rules ----------------------------------------------------------------------------
     def crosses(self, hazard: str, a: Carrier, b: Carrier) -> bool:
@@ -120,3 +141,20 @@ class HygieneRules:
         """The (region, hazard) facts that must be absent for ``(safe obj)`` to hold."""
         otype = self.reg.object_types[self.objects[obj]]
         return [((obj, r.name), h) for r in otype.regions for h in sorted(self.protected((obj, r.name)))]
+
+    def implied_safe_goals(self, goals: Iterable[tuple[str, ...]]) -> list[tuple[str, str]]:
+        """Deliveries are safe (docs/world-model-v2.md §2): ``(safe x)`` for every delivery goal ``(p x d)`` (p a
+        delivery predicate) of an item protected against some hazard of K, unless ``d`` receives contaminated
+        things (a hamper, a bin, a washer) or the goals already say it."""
+        goals = list(goals)
+        have = {g for g in goals if g[0] == "safe"}
+        out: list[tuple[str, str]] = []
+        for g in goals:
+            if g[0] not in self.reg.deliveries or len(g) != 3 or g[1] not in self.objects or g[2] not in self.objects:
+                continue
+            x, d = g[1], g[2]
+            if (self.reg.object_types[self.objects[d]].receives_contaminated or ("safe", x) in have
+                    or ("safe", x) in out or not self.unsafe_facts(x)):
+                continue
+            out.append(("safe", x))
+        return out

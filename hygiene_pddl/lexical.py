@@ -4,7 +4,7 @@ VAL's lexer reads bytes: a name or a number is ASCII, a comment runs from ``;`` 
 lone carriage return does not end it). Python's regular expressions are wider: ``\\d`` matches a fullwidth
 ``２`` and a case-insensitive ``[a-z]`` matches the Kelvin sign ``K`` and the long ``ſ``, which then fold
 into names and keywords VAL never reads. So a character outside ASCII is refused outside comments (a
-byte-order mark at the very start is left to the grammar), and so is nesting beyond the limit.
+byte-order mark at the very start is ignored, as in VAL), and so is nesting beyond the limit.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ _PARENS = re.compile(r"[()]")
 
 
 def read_source(path) -> str:
-    """The text of a PDDL or plan file as VAL sees it: line feeds only end lines (no newline translation)."""
-    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+    """The text of a PDDL or plan file as VAL sees it: only a line feed ends a line; a leading byte-order mark
+    is dropped, as VAL ignores it."""
+    with open(path, encoding="utf-8-sig", errors="replace", newline="") as f:
         return f.read()
 
 

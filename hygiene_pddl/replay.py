@@ -16,7 +16,7 @@ from hygiene_pddl.hygiene import HygieneRules, Link, Provenance, Time, chain_tex
 from hygiene_pddl.instances.model import Carrier, HistoryRecord, Instance
 from hygiene_pddl.literals import Atom, Literal, atom_text
 from hygiene_pddl.registries import Registries, load_registries
-from hygiene_pddl.registries.model import ActionSchema, ContactSpec
+from hygiene_pddl.registries.model import ActionSchema, ContactSpec, TreatmentUse, Update
 
 #: The derived goal predicate: ``(safe o)``.
 DERIVED_SAFE = "safe"
@@ -83,7 +83,12 @@ class World:
 
     # --- queries --------------------------------------------------------------------------
     def holds(self, lit: Literal) -> bool:
-        present = lit.atom in self.facts or lit.atom in self.static
+        """A ground literal in the current state; ``(room c)`` (M5) is derived from the facts it counts."""
+        counted = self.rules.reg.counted_predicate(lit.predicate)
+        if counted is not None:
+            present = self.rules.has_room(lit.args[0], self.facts, counted)
+        else:
+            present = lit.atom in self.facts or lit.atom in self.static
         return present if lit.positive else not present
 
     def hazards_on(self, c: Carrier) -> frozenset[str]:
@@ -100,24 +105,92 @@ class World:
                      for h, p in sorted(self.contamination[c].items()))
 
     # --- rules in action ------------------------------------------------------------------
+    def bindings(self, forall: Iterable[tuple[str, str]], binding: Mapping[str, str]) -> list[dict[str, str]]:
+        """The binding extended by every assignment of the quantified variables (objects of their kinds)."""
+        out = [dict(binding)]
+        for var, kind in forall:
+            names = self.rules.objects_of(kind)
+            out = [{**b, var: n} for b in out for n in names]
+        return out
+
+    def guard_holds(self, guard: Iterable[Literal], binding: Mapping[str, str]) -> bool:
+        return all(self.holds(lit.ground(binding)) for lit in guard)
+
+    def contacts_now(self, specs: Iterable[ContactSpec], when: str, binding: Mapping[str, str]
+                     ) -> list[tuple[Carrier, Carrier, bool]]:
+        """The carrier pairs the contacts at ``when`` touch in the current state (guards read now), each with
+        whether arrivals there are checked against protection (not for exempt contacts)."""
+        out = []
+        for c in specs:
+            if c.when != when:
+                continue
+            for b in self.bindings(c.forall, binding):
+                if self.guard_holds(c.guard, b):
+                    x, y = self.rules.ground(c.a, b), self.rules.ground(c.b, b)
+                    if x != y:
+                        out.append((x, y, not c.exempt))
+        return out
+
+    def treatments_now(self, specs: Iterable[TreatmentUse], when: str, binding: Mapping[str, str]
+                       ) -> list[tuple[str, Carrier]]:
+        """The (treatment, carrier) pairs the treatments at ``when`` apply in the current state."""
+        out = []
+        for t in specs:
+            if t.when != when:
+                continue
+            for b in self.bindings(t.forall, binding):
+                if self.guard_holds(t.guard, b):
+                    out += [(t.treatment, c) for c in self.rules.ground_all(t.target, b)]
+        return out
+
+    def updates_now(self, specs: Iterable[Update], when: str, binding: Mapping[str, str]) -> list[Literal]:
+        """The ground literal effects of the guarded, quantified updates at ``when`` (guards read now)."""
+        out = []
+        for u in specs:
+            if u.when != when:
+                continue
+            for b in self.bindings(u.forall, binding):
+                if self.guard_holds(u.guard, b):
+                    out += [lit.ground(b) for lit in u.effects]
+        return out
+
+    def happen(self, effects: Iterable[Literal], contacts: list[tuple[Carrier, Carrier, bool]],
+               treatments: list[tuple[str, Carrier]], binding: Mapping[str, str], time: Time, step: int,
+               label: str) -> None:
+        """Apply one happening from its pre-state (docs/world-model-v2.md §1): literal deletes, then adds;
+        contact transfers and treatment removals both read the pre-state; removals, then transfers."""
+        adds: dict[tuple[Carrier, str], Provenance] = {}
+        checked: set[tuple[Carrier, str]] = set()
+        for a, b, check in contacts:
+            carried = {c: self.contamination.get(c, {}).keys() for c in (a, b)}
+            for t in self.rules.transfers(carried, a, b):
+                key = (t.target, t.hazard)
+                if key not in adds:
+                    adds[key] = self.contamination[t.source][t.hazard] + (Link(t.target, time, label, step),)
+                if check:
+                    checked.add(key)
+        removed = [(c, h) for treatment, c in treatments for h in sorted(self.contamination.get(c, {}))
+                   if self.rules.removes(treatment, c, h)]
+        self._apply(effects, binding)
+        for c, h in dict.fromkeys(removed):
+            del self.contamination[c][h]
+            self.log.append((time, "-", c, h, step))
+            if not self.contamination[c]:
+                del self.contamination[c]
+        for (c, h), prov in adds.items():
+            self.contamination.setdefault(c, {})[h] = prov
+            self.log.append((time, "+", c, h, step))
+            if (c, h) in checked and self.rules.violates(c, h):
+                self.violations.append(Violation(time, step, label, c, h, prov))
+
     def contact(self, a: Carrier, b: Carrier, time: Time, step: int, label: str) -> None:
-        """Apply one contact: hazards cross by material; arrivals on protected carriers are violations."""
-        carried = {c: self.contamination.get(c, {}).keys() for c in (a, b)}
-        for t in self.rules.transfers(carried, a, b):
-            prov = self.contamination[t.source][t.hazard] + (Link(t.target, time, label, step),)
-            self.contamination.setdefault(t.target, {})[t.hazard] = prov
-            self.log.append((time, "+", t.target, t.hazard, step))
-            if self.rules.violates(t.target, t.hazard):
-                self.violations.append(Violation(time, step, label, t.target, t.hazard, prov))
+        """Apply one contact alone: hazards cross by material; arrivals on protected carriers are violations."""
+        self.happen((), [(a, b, True)], [], {}, time, step, label)
 
     def treat(self, treatment: str, c: Carrier, time: Time = 0, step: int = -1) -> list[str]:
         """Remove exactly the hazards the registry says ``treatment`` removes from ``c``."""
         removed = [h for h in sorted(self.contamination.get(c, {})) if self.rules.removes(treatment, c, h)]
-        for h in removed:
-            del self.contamination[c][h]
-            self.log.append((time, "-", c, h, step))
-        if c in self.contamination and not self.contamination[c]:
-            del self.contamination[c]
+        self.happen((), [], [(treatment, c)], {}, time, step, "")
         return removed
 
     def _apply(self, effects: Iterable[Literal], binding: Mapping[str, str]) -> None:
@@ -139,19 +212,25 @@ class World:
                     step, f"{label} at {time}: condition {atom_text(lit.atom)} is not {want} {when}",
                     f"set {atom_text(lit.atom)} to {want} before {label}")
 
-    def _contacts(self, specs: Iterable[ContactSpec], when: str, binding: Mapping[str, str], time: Time,
-                  step: int, label: str) -> None:
-        for c in specs:
-            if c.when == when:
-                self.contact(self.rules.ground(c.a, binding), self.rules.ground(c.b, binding), time, step, label)
-
     def resources_of(self, schema: ActionSchema, binding: Mapping[str, str]) -> list[str]:
         return ([f"gripper:{binding[g]}" for g in schema.occupies] + [f"appliance:{binding[a]}" for a in
                 schema.appliances] + [f"capacity:{c}" for c in schema.capacities])
 
+    def _action_happening(self, schema: ActionSchema, binding: Mapping[str, str], when: str, time: Time, step: int,
+                          label: str) -> None:
+        effects = [lit.ground(binding) for lit in (schema.eff_start if when == "start" else schema.eff_end)]
+        effects += self.updates_now(schema.updates, when, binding)
+        self.happen(effects, self.contacts_now(schema.contacts, when, binding),
+                    self.treatments_now(schema.treats, when, binding), binding, time, step, label)
+
     def start_action(self, schema: ActionSchema, args: tuple[str, ...], time: Time, step: int, label: str,
                      end: Time) -> None:
         binding = dict(zip(schema.param_names, args, strict=True))
+        objects = [binding[p] for p, kind in schema.parameters if kind in ("item", "place", "thing")]
+        if len(set(objects)) < len(objects):
+            raise PhysicalInconsistency(step, f"{label} at {time}: one object fills two of its object parameters "
+                                              f"(nothing is poured into, put on or cut on itself)",
+                                        f"give {label} distinct objects")
         for res in self.resources_of(schema, binding):
             free_at, other = self.busy.get(res, (0, -1))
             if free_at > time:
@@ -170,8 +249,7 @@ class World:
             self.costs[dim] = self.costs.get(dim, 0) + amount
         if schema.occupies:
             self.active_time += schema.duration
-        self._apply(schema.eff_start, binding)
-        self._contacts(schema.contacts, "start", binding, time, step, label)
+        self._action_happening(schema, binding, "start", time, step, label)
 
     def check_invariants(self, schema: ActionSchema, args: tuple[str, ...], time: Time, step: int,
                          label: str) -> None:
@@ -181,21 +259,38 @@ class World:
     def end_action(self, schema: ActionSchema, args: tuple[str, ...], time: Time, step: int, label: str) -> None:
         binding = dict(zip(schema.param_names, args, strict=True))
         self._check(schema.cond_end, binding, step, label, time, "at end")
-        self._apply(schema.eff_end, binding)
-        self._contacts(schema.contacts, "end", binding, time, step, label)
-        if schema.treats is not None:
-            self.treat(schema.treats.treatment, self.rules.ground(schema.treats.target, binding), time, step)
+        self._action_happening(schema, binding, "end", time, step, label)
 
-    def event(self, reg: Registries, rec: HistoryRecord) -> None:
+    def abort(self, appliance: str) -> int | None:
+        """M6: free the appliance now; return the history index of the action it ran (or None)."""
+        res = f"appliance:{appliance}"
+        if res not in self.busy:
+            return None
+        _, step = self.busy.pop(res)
+        for other, (_, owner) in list(self.busy.items()):
+            if owner == step:
+                del self.busy[other]
+        return step
+
+    def event(self, reg: Registries, rec: HistoryRecord) -> int | None:
+        """Apply a history event; return the history index of an action it aborted (M6), if any."""
         schema = reg.events[rec.name]
         binding = dict(zip(schema.param_names, rec.args, strict=True))
         label = f"event {rec.text()}"
-        self._contacts(schema.contacts, "start", binding, rec.start, rec.index, label)
+        self.happen(schema.effects, self.contacts_now(schema.contacts, "start", binding), [], binding, rec.start,
+                    rec.index, label)
+        for add in schema.adds_hazard:
+            hazard = binding[add.hazard[1:]] if add.hazard.startswith("?") else add.hazard
+            for c in self.rules.ground_all(add.target, binding):
+                if hazard not in self.contamination.get(c, {}):
+                    self.contamination.setdefault(c, {})[hazard] = (Link(c, rec.start, label, rec.index),)
+                    self.log.append((rec.start, "+", c, hazard, rec.index))
         if schema.consumes_param:
             stock, amount = binding[schema.consumes_param[0]], int(binding[schema.consumes_param[1]])
             self.stocks[stock] = max(0, self.stocks.get(stock, 0) - amount)
         if schema.sets_horizon:
             self.horizon = int(binding[schema.sets_horizon])
+        return self.abort(binding[schema.aborts]) if schema.aborts else None
 
 
 def static_facts(reg: Registries, objects: Mapping[str, str]) -> frozenset[Atom]:
@@ -249,16 +344,21 @@ def _happenings(history: Iterable[HistoryRecord], until: int) -> list[tuple[Time
 
 
 def run_history(reg: Registries, inst: Instance, world: World) -> list[HistoryRecord]:
-    """Feed the history to ``world``; return the actions still running at the decision time."""
+    """Feed the history to ``world``; return the actions still running at the decision time (an action an
+    event aborted is no longer running and its end never happens)."""
     running: dict[int, HistoryRecord] = {}
+    aborted: set[int] = set()
     for time, _phase, idx, kind in _happenings(inst.history, inst.decision_time):
         rec = inst.history[idx]
         if kind == "event":
-            world.event(reg, rec)
+            stopped = world.event(reg, rec)
+            if stopped is not None:
+                aborted.add(stopped)
+                running.pop(stopped, None)
         elif kind == "start":
             world.start_action(reg.actions[rec.name], rec.args, time, idx, f"history[{idx}] {rec.text()}", rec.end)
             running[idx] = rec
-        else:
+        elif idx not in aborted:
             world.end_action(reg.actions[rec.name], rec.args, time, idx, f"history[{idx}] {rec.text()}")
             del running[idx]
         for j, other in running.items():
@@ -307,21 +407,45 @@ def time_value(t: Time) -> int | str:
     return int(t) if Fraction(t).denominator == 1 else str(Fraction(t))
 
 
-def happening_fluents(schema: ActionSchema, args: tuple[str, ...], world: World, phase: str) -> tuple[set, set]:
+def happening_fluents(schema: ActionSchema, args: tuple[str, ...], world: World, phase: str,
+                      overall: bool = True) -> tuple[set, set]:
     """(reads, writes) of one happening: facts, carriers and resources; two coinciding happenings interfere when
-    one writes what the other reads or writes (the mutex check, epsilon ordering, skeleton deordering)."""
+    one writes what the other reads or writes (the mutex check, epsilon ordering, skeleton deordering).
+    ``overall=False`` leaves the over-all conditions out of the reads, as VAL's mutex rule does.
+
+    Guards and quantified contacts and treatments count with every binding they could have (their guard atoms are
+    read, their carriers read and written), so the answer does not depend on the state."""
     binding = dict(zip(schema.param_names, args, strict=True))
     conds = schema.cond_start if phase == "start" else schema.cond_end
     effs = schema.eff_start if phase == "start" else schema.eff_end
-    reads = {lit.ground(binding).atom for lit in (*conds, *schema.cond_overall)}
+    reads = {_fluent_atom(world, lit.ground(binding)) for lit in (*conds, *(schema.cond_overall if overall else ()))}
     writes = {lit.ground(binding).atom for lit in effs}
     for c in schema.contacts:
         if c.when == phase:
-            for ep in (c.a, c.b):
-                carrier = world.rules.ground(ep, binding)
-                reads.add(("carrier", *carrier))
-                writes.add(("carrier", *carrier))
-    if phase == "end" and schema.treats:
-        writes.add(("carrier", *world.rules.ground(schema.treats.target, binding)))
+            for b in world.bindings(c.forall, binding):
+                reads |= {_fluent_atom(world, lit.ground(b)) for lit in c.guard}
+                for ep in (c.a, c.b):
+                    carrier = world.rules.ground(ep, b)
+                    reads.add(("carrier", *carrier))
+                    writes.add(("carrier", *carrier))
+    for u in schema.updates:
+        if u.when == phase:
+            for b in world.bindings(u.forall, binding):
+                reads |= {_fluent_atom(world, lit.ground(b)) for lit in u.guard}
+                writes |= {lit.ground(b).atom for lit in u.effects}
+    for t in schema.treats:
+        if t.when == phase:
+            for b in world.bindings(t.forall, binding):
+                reads |= {_fluent_atom(world, lit.ground(b)) for lit in t.guard}
+                writes |= {("carrier", *c) for c in world.rules.ground_all(t.target, b)}
+    counted = {pred for _, pred in world.rules.reg.counted}
+    writes |= {("load", a[2]) for a in writes if a[0] in counted}
     res = set(world.resources_of(schema, binding))
     return reads | res, writes | res
+
+
+def _fluent_atom(world: World, lit: Literal) -> Atom:
+    """The atom a condition reads; a derived capacity condition reads the container's load."""
+    if world.rules.reg.counted_predicate(lit.predicate) is not None:
+        return ("load", lit.args[0])
+    return lit.atom

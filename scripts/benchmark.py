@@ -5,6 +5,9 @@ Sections (``--sections``, comma-separated; default all):
   planners    per planner: median and 95th-percentile time per committed instance, split into model
               build and solve; hygiene-nsp's median against the 50 ms target
   validation  batch validation throughput (plans/s, one process) and single-plan CLI latency
+  val         `validate --batch` against VAL run once per plan, over the IPC conformance plans
+              (tests/fixtures/val_corpus) and the benchmark's reference plans: the time ratio (target <= 1.0) and
+              the single-plan latency (target <= 0.3 s); VAL from --val or $VAL_VALIDATE (skipped without it)
   build       time to regenerate (and check) the whole committed benchmark
   scaling     (opt-in) hygiene-nsp on longer tasks derived from committed instances (copies of the delivered
               items, hygiene_pddl/episodes/scaling.py): time by plan length (<=10, ~20 actions); with
@@ -12,11 +15,17 @@ Sections (``--sections``, comma-separated; default all):
   certify     (opt-in, minutes) time to compose, certify by two methods and admit the whole benchmark
   bench       whole-benchmark wall time of `hygiene-pddl bench` (isolated planner calls, both validators)
               at --jobs 1 and --jobs 2, and the ratio
+  overhead    (opt-in) what one isolated bench call costs around the planner, fresh processes (spawn)
+              against the fork server (fork), same calls, --jobs 1, and the ratio
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -112,6 +121,79 @@ def bench_validation(repeat: int) -> dict:
             "cli_median_latency": statistics.median(latencies)}
 
 
+def _shared() -> Path | None:
+    """The project's shared/ folder (beside the clone, or above a worktree)."""
+    return next((p / "shared" for p in ROOT.parents if (p / "shared" / "conformance").is_dir()), None)
+
+
+def val_jobs(folder: Path) -> tuple[list[tuple[str, str, str]], int]:
+    """(DOMAIN, PROBLEM, PLAN) triples: the conformance corpus's plans and the benchmark's reference plans (written
+    by the plan writer into `folder`); and how many of them are conformance plans."""
+    from hygiene_pddl.instances import load_instance, load_reference
+    from hygiene_pddl.planners.base import ChosenStep, plan_text
+    from hygiene_pddl.registries import load_registries
+
+    jobs = []
+    shared = _shared()
+    corpus = ROOT / "tests" / "fixtures" / "val_corpus"
+    if shared is not None:
+        for e in json.loads((corpus / "plans.json").read_text()):
+            jobs.append((str(shared / e["domain"]), str(shared / e["problem"]), str(corpus / e["plan"])))
+    conformance = len(jobs)
+    reg = load_registries()
+    for path in sorted(p for p in (ROOT / "problems").glob("*/*.json") if not p.name.endswith(".reference.json")):
+        ref = load_reference(path.with_name(path.stem + ".reference.json"))
+        if not ref.feasible:
+            continue
+        inst = load_instance(path, reg)
+        steps = [ChosenStep(s.start, s.name, s.args, s.duration, i) for i, s in enumerate(ref.plan)]
+        plan = folder / f"{path.stem}.plan"
+        plan.write_text(plan_text(reg, inst, steps, "reference", ref.optimal_cost))
+        jobs.append((str(ROOT / "domains" / f"{inst.family}.pddl"), str(path.with_name(path.stem + ".pddl")),
+                     str(plan)))
+    return jobs, conformance
+
+
+def _timed(cmd: list[str], **kw) -> tuple[float, float]:
+    """(wall, CPU of the child) seconds of one command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(cmd, check=False, **kw)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def bench_val(val: str, repeat: int) -> dict:
+    """`validate --batch` over every plan against VAL once per plan (a shell loop), and one-plan latencies."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        jobs, conformance = val_jobs(folder)
+        batch = folder / "jobs.txt"
+        batch.write_text("".join(f"{d} {p} {f}\n" for d, p, f in jobs))
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")  # byte code as an installed package has it
+        script = [sys.executable, str(ROOT / "scripts" / "validate_plan.py")]
+        out = folder / "verdicts.jsonl"
+        with out.open("w") as sink:
+            subprocess.run([*script, jobs[0][0], jobs[0][1], jobs[0][2]], env=env, stdout=subprocess.DEVNULL)
+            ours, ours_cpu = _timed([*script, "--batch", str(batch), "--json"], env=env, stdout=sink)
+        verdicts = [json.loads(line) for line in out.read_text().splitlines()]
+        loop = 'while read d p f; do "$0" "$d" "$p" "$f" >/dev/null 2>&1; done < "$1"'
+        theirs, theirs_cpu = _timed(["sh", "-c", loop, val, str(batch)])
+        single = {}
+        for name, job in (("conformance", jobs[0]), ("benchmark", jobs[-1])):
+            runs = [_timed([*script, *job], env=env, stdout=subprocess.DEVNULL) for _ in range(repeat)]
+            vals = [_timed([val, *job], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(repeat)]
+            single[name] = {"wall": statistics.median(w for w, _ in runs), "cpu": statistics.median(c for _, c in runs),
+                            "val_wall": statistics.median(w for w, _ in vals)}
+    return {"plans": len(jobs), "conformance": conformance, "ours": ours, "ours_cpu": ours_cpu, "val": theirs,
+            "val_cpu": theirs_cpu, "verdicts": len(verdicts),
+            "valid": sum(1 for v in verdicts if v["valid"] is True),
+            "invalid": sum(1 for v in verdicts if v["valid"] is False),
+            "unreadable": sum(1 for v in verdicts if v["valid"] is None), "single": single}
+
+
 def bench_build() -> dict:
     from compiler.build import benchmark_files, stale_files
     from hygiene_pddl.registries import load_registries
@@ -134,6 +216,29 @@ def bench_wall(names: list[str], time_limit: float) -> dict[int, dict]:
             s = run_bench(BenchConfig(names, instances(), Path(tmp), jobs=jobs, time_limit=time_limit,
                                       progress=False))
         out[jobs] = {"runs": s.ran, "wall": s.wall, "failures": s.failures, "statuses": s.statuses}
+    return out
+
+
+def bench_overhead(names: list[str], time_limit: float) -> dict[str, dict]:
+    """Per-call harness overhead (call wall - planner wall - fork-server start-up) with fresh processes and
+    with the fork server, on the same calls, one at a time."""
+    from hygiene_pddl.bench import BenchConfig, run_bench
+    from hygiene_pddl.bench.store import read_results
+
+    out = {}
+    for start in ("spawn", "fork"):
+        with tempfile.TemporaryDirectory() as tmp:
+            s = run_bench(BenchConfig(names, instances(), Path(tmp), jobs=1, time_limit=time_limit, progress=False,
+                                      start=start))
+            recs = read_results(Path(tmp) / "results.jsonl")[0]
+        h = [(r["harness"], float(r["wall"])) for r in recs]
+        out[start] = {"calls": len(recs), "wall": s.wall,
+                      "overhead": statistics.median(x["call"] - w - x["server_start"] for x, w in h),
+                      "max_overhead": max(x["call"] - w - x["server_start"] for x, w in h),
+                      "start": statistics.median(x["start"] - x["server_start"] for x, _ in h),
+                      "check": statistics.median(x["check"] for x, _ in h),
+                      "server_start": sum(x["server_start"] for x, _ in h),
+                      "planner": statistics.median(w for _, w in h)}
     return out
 
 
@@ -176,7 +281,9 @@ def bench_certify(jobs: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sections", default="planners,validation,build,bench")
+    ap.add_argument("--sections", default="planners,validation,val,build,bench")
+    ap.add_argument("--val", default=os.environ.get("VAL_VALIDATE") or shutil.which("Validate"),
+                    help="VAL's Validate binary for the val section (default: $VAL_VALIDATE, else Validate on PATH)")
     ap.add_argument("--repeat", type=int, default=3, help="solves per instance / validations per plan")
     ap.add_argument("--planners", default="hygiene-nsp,fd-cpsat")
     ap.add_argument("--families-per-group", type=int, default=1,
@@ -211,6 +318,23 @@ def main(argv: list[str] | None = None) -> int:
               "(one process)")
         print(f"single-plan CLI latency (median of 5): {r['cli_median_latency']:.3f} s "
               f"= {r['cli_median_latency'] * r['plans_per_second']:.0f}x one batched validation")
+    if "val" in sections:
+        print("\n## validation against VAL")
+        if not args.val or not Path(args.val).is_file():
+            print("skipped: VAL's Validate not found (give --val PATH or set VAL_VALIDATE)")
+        else:
+            r = bench_val(args.val, max(3, args.repeat))
+            print(f"{r['plans']} plans ({r['conformance']} IPC conformance plans, {r['plans'] - r['conformance']} "
+                  f"benchmark reference plans): {r['valid']} valid, {r['invalid']} invalid, {r['unreadable']} "
+                  "unreadable")
+            print(f"`validate --batch` (one process, start-up included): {r['ours']:.2f} s wall, "
+                  f"{r['ours_cpu']:.2f} s CPU")
+            print(f"VAL once per plan (shell loop): {r['val']:.2f} s wall, {r['val_cpu']:.2f} s CPU")
+            print(f"batch / VAL wall time = {r['ours'] / r['val']:.2f}x (target <= 1.0); "
+                  f"CPU = {r['ours_cpu'] / r['val_cpu']:.2f}x")
+            for name, x in r["single"].items():
+                print(f"single-plan call ({name} plan, median of {max(3, args.repeat)}): {x['wall']:.3f} s wall, "
+                      f"{x['cpu']:.3f} s CPU (target <= 0.3 s); VAL {x['val_wall']:.3f} s")
     if "build" in sections:
         r = bench_build()
         print("\n## build")
@@ -222,6 +346,17 @@ def main(argv: list[str] | None = None) -> int:
         for jobs, x in r.items():
             print(f"--jobs {jobs}: {x['runs']} runs in {x['wall']:.1f} s ({x['failures']} failed; {x['statuses']})")
         print(f"--jobs 1 / --jobs 2 wall time = {r[1]['wall'] / r[2]['wall']:.2f}x")
+    if "overhead" in sections:
+        r = bench_overhead(args.planners.split(","), 60)
+        print(f"\n## harness overhead per call ({args.planners}, {len(instances())} instances, --jobs 1; seconds)")
+        print("| worker start | calls | bench wall / call | median planner | median overhead | max overhead | "
+              "median start | median check | server start-up |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for start, x in r.items():
+            print(f"| {start} | {x['calls']} | {x['wall'] / x['calls']:.2f} | {x['planner']:.3f} | {x['overhead']:.3f} "
+                  f"| {x['max_overhead']:.3f} | {x['start']:.3f} | {x['check']:.3f} | {x['server_start']:.2f} |")
+        print(f"median overhead spawn / fork = {r['spawn']['overhead'] / r['fork']['overhead']:.1f}x; "
+              f"bench wall spawn / fork = {r['spawn']['wall'] / r['fork']['wall']:.1f}x")
     if "scaling" in sections:
         print(f"\n## scaling (hygiene-nsp, time limit {args.scaling_time_limit:g} s per solve)")
         rows = bench_scaling([int(c) for c in args.copies.split(",")], args.scaling_time_limit)

@@ -1,5 +1,6 @@
-"""PNG plots of a bench report (matplotlib, Agg backend): SR/OSR by a breakdown, the failure breakdown and
-Gantt charts of chosen plans with gripper and appliance lanes."""
+"""PNG plots of a bench report (matplotlib, Agg backend): SR/OSR heat maps by a breakdown, the failure
+breakdown, the cactus plot and Gantt charts of chosen plans with gripper and appliance lanes. Sizes grow with
+the planners and categories; colours stay distinct up to 20 planners."""
 
 from __future__ import annotations
 
@@ -27,60 +28,87 @@ def _plt():
     return plt
 
 
-def _colors(n: int) -> list:
-    cmap = _plt().get_cmap("tab10")
-    return [cmap(i % 10) for i in range(n)]
+#: 20 distinct colours (tab20's dark shades, then its light ones): no two planners share one up to 20 planners;
+#: the cactus plot also varies line style and marker.
+def palette(n: int) -> list:
+    """``n`` colours, distinct for ``n <= 20`` (then they cycle)."""
+    cmap = _plt().get_cmap("tab20")
+    order = [*range(0, 20, 2), *range(1, 20, 2)]
+    return [cmap(order[i % 20]) for i in range(n)]
+
+
+#: PNG metadata: no software version, so a figure regenerates byte for byte on another matplotlib patch release.
+PNG_META = {"Software": None}
+
+
+def _save(fig, path: Path, dpi: int = 120) -> None:  # noqa: ANN001
+    fig.savefig(path, dpi=dpi, metadata=PNG_META)
+    _plt().close(fig)
 
 
 def sr_osr_chart(by: dict[str, dict[str, dict[str, Any]]], path: Path, title: str) -> Path:
-    """Grouped bars: one group per category (tier, activity group), per planner SR (solid) and OSR (hatched)."""
+    """Two heat maps, SR above OSR: one row per planner, one column per category (tier, activity group, ...),
+    each cell its rate in percent; the size grows with the planners and categories, about 0.75 in per column
+    and 0.3 in per row (15 planners x 18 categories: about 1900 x 1300 pixels)."""
     plt = _plt()
-    from matplotlib.patches import Patch
-
     planners = list(by)
     categories: list[str] = []
     for per in by.values():
-        for cat in per:
-            if cat not in categories:
-                categories.append(cat)
-    width = 0.8 / max(1, 2 * len(planners))
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 + 1.1 * len(categories) * max(1, len(planners))), 4.4))
-    for k, (planner, color) in enumerate(zip(planners, _colors(len(planners)), strict=True)):
-        for j, metric in enumerate(("sr", "osr")):
-            xs, ys, labels = [], [], []
-            for c, cat in enumerate(categories):
-                cell = by[planner].get(cat)
-                if not cell or cell.get(metric) is None:
-                    continue
-                xs.append(c - 0.4 + width * (2 * k + j + 0.5))
-                ys.append(cell[metric])
-                labels.append(f"{cell[metric]:.0%}")
-            bars = ax.bar(xs, ys, width=width * 0.95, color=color, alpha=1.0 if j == 0 else 0.45,
-                          hatch=None if j == 0 else "//", edgecolor="black", linewidth=0.5)
-            for bar, label in zip(bars, labels, strict=True):
-                ax.text(bar.get_x() + bar.get_width() / 2, bar.get_height() + 0.01, label, ha="center",
-                        va="bottom", fontsize=7)
-    ax.set_xticks(range(len(categories)),
-                  ["\n".join(textwrap.wrap(c.replace("_", " "), 14)) + f"\n(n={_n(by, c)})" for c in categories],
-                  fontsize=8)
-    ax.set_ylim(0, 1.12)
-    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
-    ax.set_ylabel("rate")
-    ax.set_title(title)
-    ax.grid(axis="y", alpha=0.3)
-    handles = [Patch(facecolor=c, edgecolor="black", label=p) for p, c in zip(planners, _colors(len(planners)),
-                                                                              strict=True)]
-    handles += [Patch(facecolor="white", edgecolor="black", label="SR (solid)"),
-                Patch(facecolor="white", edgecolor="black", hatch="//", label="OSR (hatched)")]
-    ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        categories += [c for c in per if c not in categories]
+    width = 2.8 + 0.75 * max(3, len(categories))
+    height = 1.6 + 2 * (0.45 + 0.3 * len(planners))
+    fig, axes = plt.subplots(2, 1, figsize=(width, height), squeeze=False)
+    cmap = plt.get_cmap("viridis")
+    for ax, metric in zip(axes[:, 0], ("sr", "osr"), strict=True):
+        grid = [[(by[p].get(c) or {}).get(metric) for c in categories] for p in planners]
+        values = [[float("nan") if v is None else v for v in row] for row in grid]
+        ax.imshow(values, cmap=cmap, vmin=0.0, vmax=1.0, aspect="auto")
+        for y, row in enumerate(grid):
+            for x, v in enumerate(row):
+                ax.text(x, y, "–" if v is None else f"{v:.0%}", ha="center", va="center", fontsize=7,
+                        color="white" if v is not None and v < 0.6 else "black")
+        ax.set_yticks(range(len(planners)), planners, fontsize=8)
+        labels = ["\n".join(textwrap.wrap(c.replace("_", " "), 12)) + f"\n(n={_n(by, c)})" for c in categories]
+        ax.set_xticks(range(len(categories)), labels, fontsize=7)
+        ax.set_title(f"{title}: {metric.upper()}", fontsize=9, loc="left")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path)
     return path
 
 
 def _n(by: dict, category: str) -> int:
     return max((per[category]["n"] for per in by.values() if category in per), default=0)
+
+
+def cactus_chart(curves: dict[str, dict[str, list[float]]], total: int, path: Path) -> Path:
+    """Instances resolved (SR, solid; OSR, dashed) within a planner time, per planner, log time axis."""
+    plt = _plt()
+    planners = list(curves)
+    styles = ("-", "--", "-.", ":")
+    markers = ("o", "s", "^", "D", "v", "P", "X", "*")
+    fig, axes = plt.subplots(1, 2, figsize=(12.0, 4.8), sharey=True)
+    times = [t for c in curves.values() for t in c["sr"]]
+    low = max(min(times, default=0.01), 1e-3)
+    high = max(times, default=1.0)
+    for ax, metric in zip(axes, ("sr", "osr"), strict=True):
+        for k, (planner, color) in enumerate(zip(planners, palette(len(planners)), strict=True)):
+            ts = [max(t, 1e-3) for t in curves[planner][metric]]
+            xs, ys = [low / 1.5, *ts, high * 1.5], [0, *range(1, len(ts) + 1), len(ts)]
+            ax.step(xs, ys, where="post", color=color, linestyle=styles[k // 10 % 4], label=planner, linewidth=1.4,
+                    marker=markers[k % 8], markevery=[len(xs) - 2] if ts else [], markersize=5)
+        ax.set_xscale("log")
+        ax.set_xlim(low / 1.5, high * 1.5)
+        ax.set_ylim(0, max(1, total) * 1.02)
+        ax.axhline(total, color="grey", linewidth=0.6, linestyle=":")
+        ax.set_xlabel("planner time (s, log scale)")
+        ax.set_title(f"instances resolved ({metric.upper()}) within the time, of {total}", fontsize=9, loc="left")
+        ax.grid(alpha=0.3, which="both")
+    axes[0].set_ylabel("instances")
+    axes[0].yaxis.set_major_locator(plt.MaxNLocator(integer=True))
+    axes[1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout()
+    _save(fig, path)
+    return path
 
 
 def failure_chart(failures: dict[str, dict[str, Any]], path: Path) -> Path:
@@ -110,8 +138,7 @@ def failure_chart(failures: dict[str, dict[str, Any]], path: Path) -> Path:
     ax.legend([h for h, _ in pairs], [lab for _, lab in pairs], fontsize=7, loc="upper left",
               bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path)
     return path
 
 
@@ -137,7 +164,7 @@ def plan_bars(reg, inst, plan) -> list[Bar]:
         name, *args = text.strip("()").split()
         label = f"{index + 1}. {name} " + " ".join(a for a in args if a not in reg.grippers)
         for lane in lanes or ("(no resource)",):
-            bars.append(Bar(lane, float(start), float(end), label.strip(), reg.actions[name].treats is not None))
+            bars.append(Bar(lane, float(start), float(end), label.strip(), bool(reg.actions[name].treats)))
     return bars
 
 
@@ -183,8 +210,7 @@ def gantt_chart(charts: list[tuple[str, list[Bar]]], path: Path) -> Path:
                loc="lower right", fontsize=7, ncols=2)
     fig.subplots_adjust(left=left, right=right, top=1 - 0.45 / fig.get_figheight(),
                         bottom=0.75 / fig.get_figheight(), hspace=0.75)
-    fig.savefig(path, dpi=dpi)
-    plt.close(fig)
+    _save(fig, path, dpi)
     return path
 
 

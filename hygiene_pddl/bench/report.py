@@ -1,51 +1,50 @@
-"""``hygiene-pddl report``: the paper's tables from a bench results folder, as Markdown, CSV and JSON, PNG
-plots, and the main tables on the terminal. The numbers come from :mod:`hygiene_pddl.metrics`; this module
-only selects, formats and draws."""
+"""``hygiene-pddl report``: the paper's tables and the comparison's extras from a bench results folder, as
+Markdown, CSV and JSON, PNG plots, and the main tables on the terminal; optionally a self-contained results
+document (docs/results.md). The numbers come from :mod:`hygiene_pddl.metrics`; this module selects, formats
+(:mod:`hygiene_pddl.bench.report_tables`) and draws (:mod:`hygiene_pddl.bench.plots`)."""
 
 from __future__ import annotations
 
 import csv
 import json
-import statistics
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hygiene_pddl.bench.report_tables import (
+    BREAKDOWNS,
+    Table,
+    per_instance_table,
+    run_summary,
+    summary_tables,
+)
 from hygiene_pddl.bench.store import META, RESULTS, Warn, _default_warn, read_results
 from hygiene_pddl.errors import InputError, Location
 
-FAILURE_HEADERS = (("safe_optimal", "safe+optimal"), ("correct_rejection", "correct rejection"),
-                   ("no_plan", "no plan/undet."), ("incorrect_rejection", "incorrect rejection"),
-                   ("invalid_continuation", "invalid contin."), ("safe_nonoptimal", "safe non-optimal"))
-STATUSES = ("plan", "infeasible", "undetermined", "error", "timeout", "memout")
-
-
-@dataclass
-class Table:
-    """One output table: raw cells for CSV and JSON, display cells for Markdown and the terminal."""
-
-    name: str
-    title: str
-    headers: list[str]
-    rows: list[list[Any]]
-    display: list[list[str]]
-    note: str = ""
-    main: bool = True  # printed on the terminal
-    display_headers: list[str] | None = None
-
-    def as_records(self) -> list[dict[str, Any]]:
-        return [dict(zip(self.headers, row, strict=True)) for row in self.rows]
+#: The comparison-set rules a user can choose (besides a file of instance ids).
+SET_RULES = {"common": "the instances every compared planner has a result on",
+             "union": "the instances any compared planner has a result on (a planner's missing results count as "
+                      "no plan)",
+             "given": "the instances listed in {source}"}
+#: Per-instance columns: name -> InstanceInfo field.
+INSTANCE_COLUMNS = ("tier", "activity_group", "design", "condition")
+#: File stems of the breakdown charts (the first two kept from earlier reports).
+CHART_NAMES = {"tier": "sr_osr_by_tier", "activity_group": "sr_osr_by_activity", "household_area": "sr_osr_by_area",
+               "design": "sr_osr_by_design", "kind": "sr_osr_by_kind"}
 
 
 @dataclass
 class Report:
     out: Path
     planners: list[str]
-    tables: dict[str, Any]  # hygiene_pddl.metrics.all_tables plus "runs"
+    tables: dict[str, Any]  # hygiene_pddl.metrics.all_tables plus "runs" and "per_instance"
     rendered: list[Table]
     files: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    figures: list[tuple[str, str]] = field(default_factory=list)  # (file name, caption)
+    meta: dict[str, Any] = field(default_factory=dict)  # bench.json of the results folder
 
 
 # ------------------------------------------------------------------------------------------ loading
@@ -100,183 +99,79 @@ def load_bench(results_dir: Path | str, problems: Path | None = None, warn: Warn
     return records, raw, BenchmarkIndex(instances, tuple(pairs))
 
 
-# ------------------------------------------------------------------------------------------ formatting
+def read_instance_list(path: Path) -> list[str]:
+    """Instance ids, one a line (``#`` starts a comment), from a ``--set`` file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read the instance list {path}: {exc.strerror or exc}") from None
+    ids = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+    return [i for i in ids if i]
 
 
-def _rate(count: int | None, n: int | None) -> str:
-    if not n:
-        return "–"
-    return f"{count / n:.1%} ({count}/{n})"
+def choose_set(comparison: str | Sequence[str], index, source: str = "") -> str | list[str]:  # noqa: ANN001
+    """``"common"`` / ``"union"`` as they are; explicit ids checked against the index (InputError)."""
+    if isinstance(comparison, str):
+        if comparison not in ("common", "union"):
+            raise InputError(f"unknown comparison set {comparison!r}; expected common, union or a file of ids")
+        return comparison
+    ids = list(dict.fromkeys(comparison))
+    unknown = [i for i in ids if i not in index.instances]
+    if unknown:
+        raise InputError(f"{len(unknown)} instance(s) of the comparison set are not in the benchmark: "
+                         f"{', '.join(unknown[:5])}", Location(source) if source else None)
+    if not ids:
+        raise InputError("the comparison set is empty", Location(source) if source else None)
+    return ids
 
 
-def _seconds(v: float | None) -> str:
-    return "–" if v is None else f"{v:.2f}"
+def _condition(info) -> str:  # noqa: ANN001
+    from hygiene_pddl.bench.sample import condition
+
+    return condition(info)
 
 
-def _pct(v: float | None) -> str:
-    return "–" if v is None else f"{v:.1%}"
-
-
-def run_summary(raw: list[dict], planners: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """Per planner over its main-comparison records: runs, statuses, validator agreement, planner times."""
-    out = {}
-    for planner in planners:
-        mine = [r for r in raw if r["planner"] == planner and not r.get("projection")]
-        totals = [float(r["timings"]["total"]) for r in mine if (r.get("timings") or {}).get("total") is not None]
-        walls = [float(r.get("wall") or 0.0) for r in mine]
-        plans = [r for r in mine if r["status"] == "plan"]
-        agree = sum(1 for r in plans if r.get("pddl_valid") is not None and r.get("pddl_valid") == r.get("valid"))
-        checked = sum(1 for r in plans if r.get("pddl_valid") is not None)
-        out[planner] = {
-            "runs": len(mine), **{s: sum(1 for r in mine if r["status"] == s) for s in STATUSES},
-            "valid_plans": sum(1 for r in plans if r.get("valid") is True),
-            "levels_agree": agree, "levels_checked": checked,
-            "median_total": statistics.median(totals) if totals else None,
-            "max_total": max(totals) if totals else None,
-            "median_wall": statistics.median(walls) if walls else None,
-        }
-    return out
-
-
-def build_tables(tables: dict[str, Any], planners: Sequence[str]) -> list[Table]:
-    out: list[Table] = []
-    runs = tables["runs"]
-    out.append(Table(
-        "runs", "Runs: statuses, validator agreement, planner time (s)",
-        ["planner", "runs", *STATUSES, "valid_plans", "levels_agree", "levels_checked", "median_total", "max_total",
-         "median_wall"],
-        [[p, *(runs[p][k] for k in ("runs", *STATUSES, "valid_plans", "levels_agree", "levels_checked",
-                                    "median_total", "max_total", "median_wall"))] for p in planners],
-        [[p, str(runs[p]["runs"]), ", ".join(f"{s} {runs[p][s]}" for s in STATUSES if runs[p][s]) or "–",
-          str(runs[p]["valid_plans"]),
-          f"{runs[p]['levels_agree']}/{runs[p]['levels_checked']}", _seconds(runs[p]["median_total"]),
-          _seconds(runs[p]["max_total"]), _seconds(runs[p]["median_wall"])] for p in planners],
-        note="levels agree: plans whose instance-level and PDDL-level verdicts are the same; planner time is "
-             "the planner's own total, wall the isolated call",
-        display_headers=["planner", "runs", "statuses", "valid plans", "levels agree", "median planner s",
-                         "max planner s", "median wall s"]))
-
-    ov = tables["overall"]
-    out.append(Table("overall", "SR and OSR over the comparison set (paper eqs. 2-3)",
-                     ["planner", "n", "sr_count", "sr", "osr_count", "osr"],
-                     [[p, ov[p]["n"], ov[p]["sr_count"], ov[p]["sr"], ov[p]["osr_count"], ov[p]["osr"]]
-                      for p in planners],
-                     [[p, str(ov[p]["n"]), _rate(ov[p]["sr_count"], ov[p]["n"]), _rate(ov[p]["osr_count"], ov[p]["n"])]
-                      for p in planners]))
-    out[-1].display_headers = ["planner", "n", "SR", "OSR"]
-    for attr, title in (("tier", "difficulty tier"), ("activity_group", "activity group")):
-        key = f"by_{attr}"
-        if key not in tables:
-            continue
-        cats: list[str] = []
-        for p in planners:
-            cats += [c for c in tables[key][p] if c not in cats]
-        rows, display = [], []
-        for p in planners:
-            for c in cats:
-                cell = tables[key][p].get(c)
-                if cell:
-                    rows.append([p, c, cell["n"], cell["sr_count"], cell["sr"], cell["osr_count"], cell["osr"]])
-            display.append([p] + [f"{_pct(tables[key][p][c]['sr'])} / {_pct(tables[key][p][c]['osr'])}"
-                                  if c in tables[key][p] else "–" for c in cats])
-        t = Table(key, f"SR / OSR by {title}", ["planner", attr, "n", "sr_count", "sr", "osr_count", "osr"], rows,
-                  display)
-        n_of = {c: max(tables[key][p][c]["n"] for p in planners if c in tables[key][p]) for c in cats}
-        t.display_headers = ["planner"] + [f"{c} (n={n_of[c]})" for c in cats]
-        out.append(t)
-
-    pp = tables["profile_pairs"]
-    labels = ("general", "flip", "invariant")
-    out.append(Table("profile_pairs", "PS: profile pairs solved optimally on both members (paper eq. 3)",
-                     ["planner", "label", "n", "ps"],
-                     [[p, lb, pp[p][lb]["n"], pp[p][lb]["ps"]] for p in planners for lb in labels],
-                     [[p] + [f"{pp[p][lb]['ps']}/{pp[p][lb]['n']}" for lb in labels] for p in planners]))
-    out[-1].display_headers = ["planner", "PS general", "PS ranking-flip", "PS ranking-invariant"]
-
-    hp = tables["history_pairs"]
-    out.append(Table("history_pairs", "HC / HC*: history pairs completed safely (optimally) on both members (eq. 4)",
-                     ["planner", "label", "n", "hc", "hc_star"],
-                     [[p, lb, hp[p][lb]["n"], hp[p][lb]["hc"], hp[p][lb]["hc_star"]] for p in planners
-                      for lb in ("relevant", "irrelevant")],
-                     [[p] + [f"{hp[p][lb][k]}/{hp[p][lb]['n']}" for lb in ("relevant", "irrelevant")
-                             for k in ("hc", "hc_star")] for p in planners]))
-    out[-1].display_headers = ["planner", "HC relevant", "HC* relevant", "HC irrelevant", "HC* irrelevant"]
-
-    ev = tables["events"]
-    out.append(Table("events", "SR / OSR on the contact-event subsets",
-                     ["planner", "event", "n", "sr_count", "sr", "osr_count", "osr"],
-                     [[p, e, *(ev[p][e][k] for k in ("n", "sr_count", "sr", "osr_count", "osr"))]
-                      for p in planners for e in ("relevant", "irrelevant")],
-                     [[p] + [_rate(ev[p][e][k], ev[p][e]["n"]) for e in ("relevant", "irrelevant")
-                             for k in ("sr_count", "osr_count")] for p in planners]))
-    out[-1].display_headers = ["planner", "SR relevant", "OSR relevant", "SR irrelevant", "OSR irrelevant"]
-
-    fl = tables["failures"]
-    out.append(Table("failures", "Failure table (mutually exclusive outcomes)",
-                     ["planner", "n", *(k for k, _ in FAILURE_HEADERS), "first_nonoptimal"],
-                     [[p, fl[p]["n"], *(fl[p][k] for k, _ in FAILURE_HEADERS),
-                       "; ".join(f"{d}: {c}" for d, c in fl[p]["first_nonoptimal"].items())] for p in planners],
-                     [[p, str(fl[p]["n"]), *(str(fl[p][k]) for k, _ in FAILURE_HEADERS),
-                       ", ".join(f"{d} {c}" for d, c in fl[p]["first_nonoptimal"].items()) or "–"]
-                      for p in planners],
-                     note="first non-optimal: the first dimension, in the instance's profile order, where a safe "
-                          "plan is worse than the certified optimum"))
-    out[-1].display_headers = ["planner", "n", *(h for _, h in FAILURE_HEADERS), "first non-optimal"]
-
-    if "history_swaps" in tables:
-        sw = tables["history_swaps"]["by_planner"]
-        keys = ("evaluations", "replayed", "safe_optimal_before", "stayed_safe_optimal", "outcome_preserved",
-                "unavailable")
-        out.append(Table("history_swaps", "History-swap evaluation: saved plans replayed under the paired history",
-                         ["planner", "label", *keys],
-                         [[p, lb, *(sw[p][lb][k] for k in keys)] for p in planners
-                          for lb in ("relevant", "irrelevant")],
-                         [[p, lb, *(str(sw[p][lb][k]) for k in keys)] for p in planners
-                          for lb in ("relevant", "irrelevant")],
-                         note="relevant swaps should break safety or optimality; irrelevant swaps should change "
-                              "nothing (outcome preserved)"))
-        out[-1].display_headers = ["planner", "pairs", "cases", "replayed", "safe+opt before", "still safe+opt",
-                                   "outcome kept", "unavail."]
-    pj = tables.get("projection") or {}
-    if pj:
-        keys = ("pairs", "unpaired", "agreement", "fallbacks", "new_violations", "families", "median_reduction")
-        out.append(Table("projection", "State-projection study: paired full vs projected runs",
-                         ["planner", *keys], [[p, *(pj[p][k] for k in keys)] for p in pj],
-                         [[p, str(pj[p]["pairs"]), str(pj[p]["unpaired"]), f"{pj[p]['agreement']}/{pj[p]['pairs']}",
-                           str(pj[p]["fallbacks"]), str(pj[p]["new_violations"]), str(pj[p]["families"]),
-                           _pct(pj[p]["median_reduction"])] for p in pj],
-                         note="agreement: same status and cost; reduction: median over families of "
-                              "1 - projected/full local planning time"))
-        out[-1].display_headers = ["planner", "pairs", "unpaired", "agree", "fallbacks", "new violations",
-                                   "families", "median time cut"]
-    return out
-
-
-def _headers(t: Table) -> list[str]:
-    return t.display_headers or t.headers
-
-
-def markdown(report_tables: list[Table], tables: dict[str, Any], results_dir: Path) -> str:
+def set_sentence(tables: dict[str, Any], source: str = "") -> str:
+    """What the comparison set is, and how much of each planner's results it holds."""
     cs = tables["comparison_set"]
 
     def counts(d: dict) -> str:
         return ", ".join(f"{k} {v}" for k, v in d.items())
 
-    lines = [f"# Benchmark report: {results_dir}", "",
-             f"Comparison set: {cs['n']} instances; planners: {', '.join(cs['planners'])}; eligible profile pairs: "
-             f"{counts(cs['profile_pairs'])}; eligible history pairs: {counts(cs['history_pairs'])}; contact-event "
-             f"instances: {counts(cs['events'])}.", ""]
-    if tables.get("unindexed"):
-        lines += [f"Records for instances not in the benchmark index (left out): {', '.join(tables['unindexed'])}",
-                  ""]
-    for t in report_tables:
-        heads = _headers(t)
-        lines += [f"## {t.title}", "", "| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
-        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in t.display]
-        if t.note:
-            lines += ["", f"_{t.note}_"]
-        lines.append("")
-    return "\n".join(lines)
+    cover = "; ".join(f"{p} {c['in_set']} of its {c['results']}" for p, c in cs["coverage"].items())
+    return (f"Comparison set ({cs['rule']}): {SET_RULES[cs['rule']].format(source=source)}: {cs['n']} instances. "
+            f"Results in the set: {cover}. Eligible profile pairs: {counts(cs['profile_pairs'])}; eligible history "
+            f"pairs: {counts(cs['history_pairs'])}; contact-event instances: {counts(cs['events'])}.")
+
+
+def _md_table(t: Table, level: str = "##") -> list[str]:
+    heads = t.display_headers or t.headers
+    lines = [f"{level} {t.title}", "", "| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in t.display]
+    if t.note:
+        lines += ["", f"_{t.note}_"]
+    return lines + [""]
+
+
+def markdown_body(report: Report, link: str = "", level: str = "##", source: str = "") -> list[str]:
+    """The tables, figures and the per-instance link; ``link`` is the report folder as seen from the file."""
+    lines = [set_sentence(report.tables, source), ""]
+    if report.tables.get("unindexed"):
+        lines += [f"Records for instances not in the benchmark index (left out): "
+                  f"{', '.join(report.tables['unindexed'])}", ""]
+    for t in report.rendered:
+        if t.main:
+            lines += _md_table(t, level)
+    if report.figures:
+        lines += [f"{level} Figures", ""]
+        lines += [f"![{caption}]({link}{name})" for name, caption in report.figures] + [""]
+    lines += [f"Per-instance outcomes and times: [per_instance.md]({link}per_instance.md) "
+              f"(and [per_instance.csv]({link}per_instance.csv)).", ""]
+    return lines
+
+
+def markdown(report: Report, results_dir: Path, source: str = "") -> str:
+    return "\n".join([f"# Benchmark report: {results_dir}", "", *markdown_body(report, source=source)])
 
 
 def _csv_cell(v: Any) -> Any:
@@ -316,12 +211,16 @@ def _choose_gantt(records, planners: Sequence[str], wanted: Sequence[tuple[str, 
 
 def write_report(results_dir: Path | str, out: Path | str, problems: Path | None = None,
                  planners: Sequence[str] | None = None, gantt: Sequence[tuple[str, str]] | None = None,
-                 swaps: bool = True, warn: Warn = _default_warn) -> Report:
-    """Compute every table with :func:`hygiene_pddl.metrics.all_tables` and write report.md, report.json,
-    one CSV per table and the PNG plots into ``out``."""
+                 swaps: bool = True, warn: Warn = _default_warn, comparison: str | Sequence[str] = "common",
+                 baseline: str | None = None, set_source: str = "") -> Report:
+    """Compute every table with :func:`hygiene_pddl.metrics.all_tables` over the comparison set
+    (``"common"``: the instances every compared planner ran on; ``"union"``; or explicit ids, read from
+    ``set_source``) and write report.md, report.json, one CSV per table, per_instance.md and the PNG plots
+    into ``out``."""
     from hygiene_pddl.bench import plots
     from hygiene_pddl.instances import load_instance
-    from hygiene_pddl.metrics import all_tables, planners_of
+    from hygiene_pddl.metrics import all_tables, planners_of, select
+    from hygiene_pddl.metrics.quality import per_instance
     from hygiene_pddl.plans.parser import read_plan
     from hygiene_pddl.registries import load_registries
 
@@ -339,11 +238,25 @@ def write_report(results_dir: Path | str, out: Path | str, problems: Path | None
     planners = list(planners)
     if not planners:
         raise InputError(f"{results_dir / RESULTS} holds no main-comparison records")
+    if baseline is not None and baseline not in planners:
+        raise InputError(f"--baseline {baseline} is not among the compared planners ({', '.join(planners)})")
+    chosen_set = choose_set(comparison, index, set_source)
     reg = load_registries()
-    tables = all_tables(records, index, planners, results_dir=results_dir if swaps else None, reg=reg)
+    tables = all_tables(records, index, planners, instances=chosen_set, results_dir=results_dir if swaps else None,
+                        reg=reg, baseline=baseline)
     tables["runs"] = run_summary(raw, planners)
-    rendered = build_tables(tables, planners)
-    report = Report(out, planners, tables, rendered)
+    ids = tables["comparison_set"]["instances"]
+    results = {p: select(records, p) for p in planners}
+    columns = {c: (_condition if c == "condition" else (lambda info, c=c: getattr(info, c))) for c in INSTANCE_COLUMNS}
+    tables["per_instance"] = per_instance(results, index, ids, columns)
+    rendered = summary_tables(tables, planners) + [per_instance_table(tables["per_instance"], planners,
+                                                                      INSTANCE_COLUMNS)]
+    from hygiene_pddl.bench.llm_report import llm_tables  # LLM calls and grounding accuracy (planners with usage)
+
+    extra, more = llm_tables(raw, planners, index)
+    tables.update(extra)
+    rendered += more
+    report = Report(out, planners, tables, rendered, meta=_read_meta(results_dir))
     out.mkdir(parents=True, exist_ok=True)
 
     def write(name: str, writer: Callable[[Path], None]) -> None:
@@ -351,35 +264,60 @@ def write_report(results_dir: Path | str, out: Path | str, problems: Path | None
         writer(path)
         report.files.append(path)
 
-    write("report.md", lambda p: p.write_text(markdown(rendered, tables, results_dir), encoding="utf-8"))
+    def figure(name: str, caption: str, draw: Callable[[Path], None]) -> None:
+        write(name, draw)
+        report.figures.append((name, caption))
+
+    for key, title in BREAKDOWNS:
+        if tables.get(f"by_{key}"):
+            figure(f"{CHART_NAMES[key]}.png", title, lambda p, key=key, title=title: plots.sr_osr_chart(
+                tables[f"by_{key}"], p, title.split(": ", 1)[-1]))
+    figure("failures.png", "Outcomes per planner (failure table)", lambda p: plots.failure_chart(tables["failures"], p))
+    figure("cactus.png", "Instances resolved over time, per planner",
+           lambda p: plots.cactus_chart(tables["cactus"], len(ids), p))
+    _gantt_figure(report, records, index, planners, gantt, reg, results_dir, warn, figure,
+                  lambda info, reg: load_instance(info.path, reg), read_plan)
+    per_md = ["# Per-instance outcomes", "", set_sentence(tables, set_source), "", *_md_table(rendered[-1])]
+    write("per_instance.md", lambda p: p.write_text("\n".join(per_md), encoding="utf-8"))
+    write("report.md", lambda p: p.write_text(markdown(report, results_dir, set_source), encoding="utf-8"))
     write("report.json", lambda p: p.write_text(json.dumps({"tables": tables, "rows": {
         t.name: t.as_records() for t in rendered}}, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8"))
     for t in rendered:
         def write_csv(path: Path, t: Table = t) -> None:
             with open(path, "w", newline="", encoding="utf-8") as fh:
-                w = csv.writer(fh)
+                w = csv.writer(fh, lineterminator="\n")
                 w.writerow(t.headers)
                 w.writerows([[_csv_cell(v) for v in row] for row in t.rows])
         write(f"{t.name}.csv", write_csv)
+    return report
 
-    write("sr_osr_by_tier.png", lambda p: plots.sr_osr_chart(tables["by_tier"], p, "SR / OSR by difficulty tier"))
-    write("sr_osr_by_activity.png", lambda p: plots.sr_osr_chart(tables["by_activity_group"], p,
-                                                                  "SR / OSR by activity group"))
-    write("failures.png", lambda p: plots.failure_chart(tables["failures"], p))
+
+def _read_meta(results_dir: Path) -> dict[str, Any]:
+    path = results_dir / META
+    try:
+        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"unreadable {META}: {exc}", Location(str(path))) from None
+
+
+def _gantt_figure(report: Report, records, index, planners, gantt, reg, results_dir, warn, figure, load,  # noqa: ANN001
+                  read_plan) -> None:
+    """gantt.png: the chosen plans (see :func:`_choose_gantt`) as Gantt charts."""
+    from hygiene_pddl.bench import plots
+
     bars_cache: dict[tuple[str, str], list | Exception] = {}
 
-    def bars_of(rec) -> list:
+    def bars_of(rec) -> list:  # noqa: ANN001
         key = (rec.planner, rec.instance)
         if key not in bars_cache:
             try:
                 info = index.instances[rec.instance]
-                bars_cache[key] = plots.plan_bars(reg, load_instance(info.path, reg),
-                                                  read_plan(results_dir / rec.plan_file))
+                bars_cache[key] = plots.plan_bars(reg, load(info, reg), read_plan(results_dir / rec.plan_file))
             except (OSError, InputError, KeyError) as exc:
                 bars_cache[key] = exc
         return bars_cache[key]
 
-    def richness(rec) -> tuple:
+    def richness(rec) -> tuple:  # noqa: ANN001
         bars = bars_of(rec)
         return (0, 0) if isinstance(bars, Exception) else (len({b.lane for b in bars}), len(bars))
 
@@ -394,11 +332,32 @@ def write_report(results_dir: Path | str, out: Path | str, problems: Path | None
         cost = ", ".join(f"{d} {v}" for d, v in (rec.cost or {}).items() if v)
         charts.append((f"{rec.planner} on {rec.instance} ({verdict}{'; ' + cost if cost else ''})", bars))
     if charts:
-        write("gantt.png", lambda p: plots.gantt_chart(charts, p))
-    return report
+        figure("gantt.png", "Gantt charts of chosen plans", lambda p: plots.gantt_chart(charts, p))
 
 
-def print_tables(report: Report, console=None) -> None:
+def results_document(report: Report, doc: Path, results_dir: Path, command: str) -> str:
+    """docs/results.md: how the run was made (bench commands, limits, machine), then every table and figure,
+    with links to the report folder relative to ``doc``."""
+    link = os.path.relpath(report.out, doc.parent).replace(os.sep, "/") + "/"
+    lines = ["# Results", "", f"Generated by `{command}` from the results store `{results_dir}`; regenerate it with "
+             "the same command (the figures and tables come out byte for byte the same).", "", "## The runs", ""]
+    for k, inv in enumerate(report.meta.get("invocations", []), start=1):
+        mem = f"{inv['memory_limit']} MB" if inv.get("memory_limit") else "none"
+        lines.append(f"{k}. `{inv.get('command') or 'hygiene-pddl bench (library call)'}`: "
+                     f"{', '.join(inv.get('planners', []))} on {len(inv.get('instances', []))} instances"
+                     + (f" (stratified sample, seed {inv['sample']['seed']})" if inv.get("sample") else "")
+                     + f"; time limit {inv.get('time_limit'):g} s, memory limit {mem}, {inv.get('jobs')} at a time, "
+                     f"{inv.get('executor')} executor, started {inv.get('started')}")
+        if inv.get("machine"):
+            m = inv["machine"]
+            lines.append(f"   on {m.get('cpu', m.get('machine'))}, {m.get('cpus')} CPUs, {m.get('memory_gb', '?')} GB, "
+                         f"{m.get('system')}, Python {m.get('python')}; load average at the start "
+                         f"{' / '.join(str(x) for x in m.get('load', [])) or '?'}")
+    lines.append("")
+    return "\n".join(lines + markdown_body(report, link=link))
+
+
+def print_tables(report: Report, console=None) -> None:  # noqa: ANN001
     """The main tables on the terminal (rich)."""
     from rich.console import Console
     from rich.table import Table as RichTable
@@ -411,7 +370,7 @@ def print_tables(report: Report, console=None) -> None:
         if not t.main:
             continue
         table = RichTable(title=t.title, title_justify="left", show_lines=False)
-        for h in _headers(t):
+        for h in t.display_headers or t.headers:
             table.add_column(h, overflow="fold")
         for row in t.display:
             table.add_row(*row)

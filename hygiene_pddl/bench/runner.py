@@ -18,7 +18,9 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
+from hygiene_pddl.bench.progress import Progress
 from hygiene_pddl.bench.store import META, ResultStore, Warn, _default_warn, record_key
 from hygiene_pddl.errors import InputError
 
@@ -27,6 +29,8 @@ STARTUP_LIMIT = 120.0
 #: Seconds allowed for checking one answer with both validators.
 CHECK_LIMIT = 300.0
 POLL = 0.05
+#: Seconds to wait for a remote Dask scheduler to answer.
+DASK_CONNECT_TIMEOUT = 20.0
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,7 @@ class Job:
     grace: float = 5.0  # seconds after the time limit before the process group is killed
     plugins: tuple[str, ...] = ()
     mode: str | None = None  # projection study: "full" | "projected"; None in the main comparison
+    start: str = "fork"  # "fork": forked from a preloaded fork server; "spawn": a fresh Python process
 
     @property
     def key(self) -> tuple[str, str, int, str | None]:
@@ -63,6 +68,10 @@ class BenchConfig:
     plugins: Sequence[str] = ()
     progress: bool = True
     projection_study: bool = False  # also run full- and projected-state runs of planners that can switch
+    start: str = "fork"  # how each call's process starts: fork (preloaded fork server) or spawn
+    command: str | None = None  # the command line, recorded in bench.json
+    sample: int | None = None  # run on a stratified sample of this many of the instances (bench/sample.py)
+    sample_seed: int = 0
 
 
 @dataclass
@@ -121,19 +130,21 @@ def check_planners(names: Sequence[str], plugins: Sequence[str] = (), warn: Warn
         list[str], dict[str, str]]:
     """Known and available planners in the given order; unknown → InputError, unavailable → skipped."""
     from hygiene_pddl.bench.worker import import_plugins
-    from hygiene_pddl.planners import catalogue
+    from hygiene_pddl.planners import canonical_name, catalogue, planner_info
 
     try:
         import_plugins(list(plugins))
     except (ImportError, OSError) as exc:
         raise InputError(f"cannot import plugin: {exc}") from None
-    cat = catalogue()
-    unknown = [n for n in names if n not in cat]
+    names = [canonical_name(n) for n in names]  # e.g. saved:DIR with an absolute DIR, as the workers read it
+    infos = {n: planner_info(n) for n in names}
+    unknown = [n for n in names if infos[n] is None]
     if unknown:
-        raise InputError(f"unknown planner(s) {', '.join(unknown)}; available: {', '.join(sorted(cat))}")
+        raise InputError(f"unknown planner(s) {', '.join(unknown)}; available: {', '.join(sorted(catalogue()))} "
+                         "and llm:<model>, saved:<dir>")
     keep, skipped = [], {}
     for name in dict.fromkeys(names):
-        ok, why = cat[name].available()
+        ok, why = infos[name].available()
         if ok:
             keep.append(name)
         else:
@@ -146,7 +157,7 @@ def check_planners(names: Sequence[str], plugins: Sequence[str] = (), warn: Warn
 
 def make_jobs(planners: Sequence[str], files: Sequence[Path], runs: int, time_limit: float,
               memory_limit: int | None, grace: float = 5.0, plugins: Sequence[str] = (),
-              study: Sequence[str] = ()) -> list[Job]:
+              study: Sequence[str] = (), start: str = "fork") -> list[Job]:
     """The deterministic job order: run, then instance (sorted by id), then planner (as given), each
     planner's main run followed by its projection-study runs (full, projected) for planners in ``study``."""
     plugins = tuple(str(Path(p).resolve()) if p.endswith(".py") else p for p in plugins)
@@ -156,18 +167,18 @@ def make_jobs(planners: Sequence[str], files: Sequence[Path], runs: int, time_li
             for planner in planners:
                 for mode in (None, "full", "projected") if planner in study else (None,):
                     jobs.append(Job(planner, f.stem, str(f), run, float(time_limit), memory_limit, float(grace),
-                                    plugins, mode))
+                                    plugins, mode, start))
     return jobs
 
 
 def projection_capable(planner: str, plugins: Sequence[str] = ()) -> bool:
     """A planner whose object has a boolean ``project`` switch (Hygiene-NSP's state projection)."""
     from hygiene_pddl.bench.worker import import_plugins
-    from hygiene_pddl.planners import catalogue
+    from hygiene_pddl.planners import planner_info
 
     import_plugins(list(plugins))
     try:
-        return isinstance(getattr(catalogue()[planner].factory(), "project", None), bool)
+        return isinstance(getattr(planner_info(planner).factory(), "project", None), bool)
     except Exception:  # noqa: BLE001 - a factory that cannot even be built has no switch we can use
         return False
 
@@ -222,21 +233,41 @@ def execute_job(job: Job, cancel: threading.Event | None = None) -> dict | None:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _execute(job: Job, workdir: Path, cancel: threading.Event | None) -> dict | None:
-    spec = {**asdict(job), "parent_pid": os.getpid(), "sys_path": os.getcwd()}
-    (workdir / "job.json").write_text(json.dumps(spec), encoding="utf-8")
+def _worker_env(job: Job) -> dict[str, str]:
     env = dict(os.environ)
     if job.memory_limit:
         env.setdefault("MALLOC_ARENA_MAX", "2")  # glibc reserves 64 MB of address space per thread arena
-    log = open(workdir / "worker.log", "wb")  # noqa: SIM115 - closed below
-    t_spawn = time.monotonic()
-    try:  # cwd: planners that write into the current folder (Fast Downward's output.sas) do not collide
-        proc = subprocess.Popen([sys.executable, "-m", "hygiene_pddl.bench.worker", str(workdir / "job.json"),
+    return env
+
+
+def _start(job: Job, workdir: Path) -> tuple[Any, str, float]:
+    """The call's process (a Popen or a fork-server Child), how it started ("fork" or "spawn") and the seconds
+    spent getting the fork server (starting it, or waiting while another call starts it; about 0 once it
+    runs): leading its own session, working in ``workdir`` (planners that write into the current folder,
+    like Fast Downward's output.sas, do not collide), its output in ``workdir/worker.log``."""
+    server_start = 0.0
+    if job.start == "fork" and hasattr(os, "fork"):
+        from hygiene_pddl.bench.forkserver import ServerGone, server_for
+
+        t0 = time.monotonic()
+        try:
+            server = server_for(job.plugins, _worker_env(job))
+            server_start = time.monotonic() - t0
+            return server.spawn(workdir / "job.json", workdir), "fork", server_start
+        except ServerGone:  # the server could not start or died: a fresh process does the same, only slower
+            server_start = time.monotonic() - t0
+    with open(workdir / "worker.log", "wb") as log:
+        return subprocess.Popen([sys.executable, "-m", "hygiene_pddl.bench.worker", str(workdir / "job.json"),
                                  str(workdir)], stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                env=env, cwd=workdir, start_new_session=True)
-    finally:
-        log.close()
-    phase, deadline, solve_start = "start", t_spawn + STARTUP_LIMIT, None
+                                env=_worker_env(job), cwd=workdir, start_new_session=True), "spawn", server_start
+
+
+def _execute(job: Job, workdir: Path, cancel: threading.Event | None) -> dict | None:
+    spec = {**asdict(job), "parent_pid": os.getpid(), "sys_path": os.getcwd()}
+    (workdir / "job.json").write_text(json.dumps(spec), encoding="utf-8")
+    t_spawn = time.monotonic()
+    proc, how, server_start = _start(job, workdir)
+    phase, deadline, solve_start, check_start = "start", time.monotonic() + STARTUP_LIMIT, None, None
     killed = None
     try:
         while proc.poll() is None:
@@ -248,7 +279,7 @@ def _execute(job: Job, workdir: Path, cancel: threading.Event | None) -> dict | 
                 phase, solve_start = "solve", now
                 deadline = now + job.time_limit + job.grace
             if phase == "solve" and (workdir / "planner.json").exists():
-                phase, deadline = "check", now + CHECK_LIMIT
+                phase, deadline, check_start = "check", now + CHECK_LIMIT, now
             if now > deadline:
                 killed = phase
                 _kill_group(proc)
@@ -261,6 +292,9 @@ def _execute(job: Job, workdir: Path, cancel: threading.Event | None) -> dict | 
     end = time.monotonic()
     record = _blank(job)
     record["wall"] = end - (solve_start or t_spawn)
+    record["harness"] = {"call": end - t_spawn, "start": (solve_start or end) - t_spawn,
+                         "check": end - check_start if check_start is not None else 0.0,
+                         "process": how, "server_start": server_start, "time_limit": job.time_limit}
     answer = _read_json(workdir / "record.json") or _read_json(workdir / "planner.json")
     log_tail = (workdir / "worker.log").read_text(encoding="utf-8", errors="replace")[-4000:]
     if answer is None:
@@ -288,7 +322,7 @@ def _execute(job: Job, workdir: Path, cancel: threading.Event | None) -> dict | 
         return record
     record.update(timings=answer.get("timings", {}), notes=list(answer.get("notes", ())),
                   proved_optimal=answer.get("proved_optimal", False), plan_text=answer.get("plan_text", ""),
-                  claimed_cost=answer.get("claimed_cost"))
+                  claimed_cost=answer.get("claimed_cost"), usage=answer.get("usage") or {})
     if "valid" in answer:
         for key in ("pddl_valid", "cost", "optimal", "reference_feasible"):
             record[key] = answer.get(key)
@@ -322,45 +356,6 @@ def _last_line(text: str) -> str:
 
 
 # --------------------------------------------------------------------------- executors
-
-
-class _Progress:
-    """A rich progress bar: runs done (of all, counting earlier ones), failures, time left."""
-
-    def __init__(self, total: int, done: int, failures: int, enabled: bool):
-        self.enabled = enabled
-        self.failures = failures
-        if not enabled:
-            return
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self.bar = Progress(TextColumn("[bold]bench"), BarColumn(bar_width=30), MofNCompleteColumn(),
-                            TextColumn("runs  [red]{task.fields[failures]} failed"), TimeElapsedColumn(),
-                            TextColumn("left"), TimeRemainingColumn(), console=Console(stderr=True))
-        self.task = self.bar.add_task("bench", total=total, completed=done, failures=failures)
-
-    def __enter__(self) -> _Progress:
-        if self.enabled:
-            self.bar.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.enabled:
-            self.bar.stop()
-
-    def advance(self, record: dict) -> None:
-        if is_failure(record):
-            self.failures += 1
-        if self.enabled:
-            self.bar.update(self.task, advance=1, failures=self.failures)
 
 
 def is_failure(record: dict) -> bool:
@@ -407,15 +402,27 @@ def _run_local(jobs: list[Job], n: int, on_record: Callable[[dict], None]) -> No
     pool.shutdown(wait=True)
 
 
-def _run_dask(jobs: list[Job], scheduler: str | None, n: int, on_record: Callable[[dict], None]) -> None:
-    from distributed import Client, as_completed
+def _dask_client(scheduler: str | None, n: int):  # noqa: ANN202 - (Client, LocalCluster or None)
+    """A client of the scheduler at ``scheduler``, or of a local cluster of ``n`` single-threaded worker
+    processes started here (and closed with the client)."""
+    from distributed import Client, LocalCluster
 
-    if not scheduler:
-        raise InputError("--executor dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
-    try:
-        client = Client(scheduler, timeout="20s")
-    except OSError as exc:
-        raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    if scheduler:
+        try:
+            return Client(scheduler, timeout=f"{DASK_CONNECT_TIMEOUT}s"), None
+        except OSError as exc:
+            raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    import logging
+
+    cluster = LocalCluster(n_workers=max(1, n), threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=logging.ERROR)
+    return Client(cluster), cluster
+
+
+def _run_dask(jobs: list[Job], scheduler: str | None, n: int, on_record: Callable[[dict], None]) -> None:
+    from distributed import as_completed
+
+    client, cluster = _dask_client(scheduler, n)
     try:
         window = max(n, sum(client.nthreads().values()))
         queue = list(jobs)
@@ -444,6 +451,8 @@ def _run_dask(jobs: list[Job], scheduler: str | None, n: int, on_record: Callabl
             raise
     finally:
         client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def run_bench(config: BenchConfig, warn: Warn = _default_warn) -> BenchSummary:
@@ -459,44 +468,87 @@ def run_bench(config: BenchConfig, warn: Warn = _default_warn) -> BenchSummary:
         raise InputError(f"unknown executor {config.executor!r}; expected local or dask")
     planners, skipped_planners = check_planners(config.planners, config.plugins, warn)
     files = resolve_instances(config.instances)
+    if config.sample is not None:
+        from hygiene_pddl.bench.sample import sample_files
+
+        files = sample_files(files, config.sample, config.sample_seed)
     study = [p for p in planners if projection_capable(p, config.plugins)] if config.projection_study else []
     if config.projection_study and not study:
         warn("--projection-study: none of the planners has a state-projection switch")
+    if config.start not in ("fork", "spawn"):
+        raise InputError(f"unknown worker start {config.start!r}; expected fork or spawn")
     jobs = make_jobs(planners, files, config.runs, config.time_limit, config.memory_limit, config.grace,
-                     config.plugins, study)
+                     config.plugins, study, config.start)
     with ResultStore(config.out, warn) as store:
         _write_meta(store, config, planners, files)
         done = store.done()
         todo = [j for j in jobs if j.key not in done]
         wanted = {j.key for j in jobs}
         earlier = [r for r in store.records if record_key(r) in wanted]
-        progress = _Progress(len(jobs), len(jobs) - len(todo), sum(map(is_failure, earlier)), config.progress)
+        progress = Progress(len(jobs), len(jobs) - len(todo), sum(map(is_failure, earlier)), config.progress)
         statuses: dict[str, int] = {}
 
         def on_record(record: dict) -> None:
             _store_record(store, record)
             statuses[record["status"]] = statuses.get(record["status"], 0) + 1
-            progress.advance(record)
+            progress.advance(is_failure(record))
 
         with progress:
             if config.executor == "dask":
                 _run_dask(todo, config.scheduler, config.jobs, on_record)
             else:
-                _run_local(todo, config.jobs, on_record)
+                try:
+                    _run_local(todo, config.jobs, on_record)
+                finally:
+                    from hygiene_pddl.bench.forkserver import close_servers
+
+                    close_servers()
     return BenchSummary(len(jobs), len(jobs) - len(todo), len(todo), progress.failures,
                         time.monotonic() - t0, statuses, skipped_planners)
+
+
+def _shown(path: Path) -> str:
+    """A path relative to the working folder when it lies inside it (a committed store names no machine's
+    folders), else absolute."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(Path(path).resolve())
+
+
+def machine() -> dict[str, Any]:
+    """What the runs ran on: OS, CPU model and count, memory, Python, and the load when the run started."""
+    import platform
+
+    info: dict[str, Any] = {"system": f"{platform.system()} {platform.release()}", "machine": platform.machine(),
+                            "cpus": os.cpu_count(), "python": platform.python_version()}
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                info["cpu"] = line.split(":", 1)[1].strip()
+                break
+        for line in Path("/proc/meminfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("MemTotal"):
+                info["memory_gb"] = round(int(line.split()[1]) / 1024 / 1024, 1)
+                break
+        info["load"] = [round(x, 2) for x in os.getloadavg()]
+    except (OSError, ValueError, IndexError):
+        pass
+    return info
 
 
 def _write_meta(store: ResultStore, config: BenchConfig, planners: list[str], files: list[Path]) -> None:
     """``DIR/bench.json``: what each invocation asked for (the report finds the problems folder here)."""
     path = store.dir / META
     meta = _read_json(path) or {"invocations": []}
-    problems = sorted({str(f.parent.parent) for f in files})
+    problems = sorted({_shown(f.parent.parent) for f in files})
     meta["problems"] = sorted(set(meta.get("problems", [])) | set(problems))
     meta["invocations"].append({
-        "planners": planners, "instances": [str(f) for f in files], "runs": config.runs,
+        "planners": planners, "instances": [_shown(f) for f in files], "runs": config.runs,
         "time_limit": config.time_limit, "memory_limit": config.memory_limit, "grace": config.grace,
-        "jobs": config.jobs, "executor": config.executor, "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "jobs": config.jobs, "executor": config.executor, "start": config.start, "command": config.command,
+        "sample": None if config.sample is None else {"size": config.sample, "seed": config.sample_seed},
+        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": machine(),
     })
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")

@@ -63,31 +63,45 @@ def import_plugins(plugins: list[str] | tuple[str, ...]) -> None:
             importlib.import_module(plugin)
 
 
+def timed_out(result) -> bool:  # noqa: ANN001 - any planner's result object
+    """Undetermined because the planner's time limit ran out."""
+    return result.status.value == "undetermined" and bool(getattr(result, "timed_out", False))
+
+
 def _error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}".strip()
 
 
 def main(argv: list[str]) -> int:
+    """A freshly started worker (``--worker-start spawn``): the job file and the work folder."""
     job_file, workdir = Path(argv[0]), Path(argv[1])
     job = json.loads(job_file.read_text(encoding="utf-8"))
-    _watch_parent(int(job["parent_pid"]), workdir)
     if job.get("sys_path"):  # the parent's working folder, as ``python -m`` there would have it
         sys.path.insert(1, job["sys_path"])
+    return run_job(job, workdir, int(job["parent_pid"]))
+
+
+def run_job(job: dict, workdir: Path, parent: int) -> int:
+    """One planner call in this process (a fresh worker or a fork-server child): set up, solve under the
+    limits, check; the phases are announced by files in ``workdir`` (module docstring)."""
+    _watch_parent(parent, workdir)
     import warnings
 
     warnings.filterwarnings("ignore", message="pkg_resources is deprecated")
     try:
         import_plugins(job.get("plugins", ()))
         from hygiene_pddl.instances import load_instance
-        from hygiene_pddl.planners import catalogue
+        from hygiene_pddl.planners import planner_info
         from hygiene_pddl.registries import load_registries
 
-        planners = catalogue()
-        if job["planner"] not in planners:
+        info = planner_info(job["planner"])
+        if info is None:
             raise LookupError(f"unknown planner {job['planner']!r} in the worker (missing --plugin?)")
         reg = load_registries()
         inst = load_instance(Path(job["path"]), reg)
-        planner = planners[job["planner"]].factory()
+        planner = info.factory()
+        if isinstance(getattr(planner, "sample", None), int) and not isinstance(planner.sample, bool):
+            planner.sample = int(job["run"])  # sampling planners (LLMs): run k is sample k
         if job.get("mode"):  # projection study: the same planner on the full or the projected state
             if not isinstance(getattr(planner, "project", None), bool):
                 raise LookupError(f"planner {job['planner']} has no state-projection switch")
@@ -118,7 +132,7 @@ def main(argv: list[str]) -> int:
     wall = time.perf_counter() - t0
     resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
     answer = {
-        "status": result.status.value,
+        "status": "timeout" if timed_out(result) else result.status.value,
         "wall": wall,
         "plan_text": result.plan_text,
         "claimed_cost": result.cost.as_dict() if result.cost else None,
@@ -127,6 +141,7 @@ def main(argv: list[str]) -> int:
         "notes": list(result.notes),
         "instance_id": inst.id,
         "family": inst.family,
+        "usage": dict(result.usage or {}),
     }
     _write_json(workdir / "planner.json", answer)
 

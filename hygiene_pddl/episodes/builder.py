@@ -42,8 +42,19 @@ class Candidate:
 
 
 def _request(reg: Registries, family: str, key: str) -> str:
+    """A data family asks every instance the same way (both members of every pair get the same request text);
+    a v1 family varies the phrasing by instance."""
     requests = reg.families[family].requests or (reg.families[family].service_goal,)
+    if reg.families[family].spec is not None:
+        return requests[0]
     return requests[sum(map(ord, key)) % len(requests)]
+
+
+def opaque_id(family: str, archetype: str, key: str) -> str:
+    """A public id that names the family but not the design (issue 13): ``<family>-<8 hex digits>``."""
+    import hashlib
+
+    return f"{family}-{hashlib.sha256(f'{family}/{archetype}/{key}'.encode()).hexdigest()[:8]}"
 
 
 def realise(reg: Registries, family: str, archetype: str, design: Design, feasible: dict[str, bool] | None = None
@@ -51,7 +62,10 @@ def realise(reg: Registries, family: str, archetype: str, design: Design, feasib
     """Episodes of one design, with ids, requests, pair links and computed tiers."""
     fam = reg.families[family]
     roles = Roles(reg, fam)
-    ids = {d.key: f"{family}-{archetype.replace('_', '-')}-{d.key}" for d in design.drafts}
+    if fam.spec is not None:
+        ids = {d.key: opaque_id(family, archetype, d.key) for d in design.drafts}
+    else:
+        ids = {d.key: f"{family}-{archetype.replace('_', '-')}-{d.key}" for d in design.drafts}
     infeasible = designed_infeasible(reg, family, design)
     out = []
     for d in design.drafts:
@@ -75,7 +89,9 @@ def realise(reg: Registries, family: str, archetype: str, design: Design, feasib
 
 def designed_infeasible(reg: Registries, family: str, design: Design) -> set[str]:
     """Draft keys whose continuation is infeasible by design: no stock for any treatment, or a prior
-    violation the registry says washing cannot undo."""
+    violation the registry says washing cannot undo; a data family's ``infeasible`` design."""
+    if reg.families[family].spec is not None:
+        return {d.key for d in design.drafts if d.key == "infeasible"}
     out = {d.key for d in design.drafts if d.stocks.get("spare_pads", 1) == 0 and d.stocks.get("water", 0) <= 4}
     if reg.families[family].kind == "rescue_item" and not _washable(reg, family):
         out |= {d.key for d in design.drafts if d.prior_violation}
@@ -118,17 +134,23 @@ def _washable(reg: Registries, family: str) -> bool:
     return reg.treatments["wash"].removes_from(fam.hazards[0], material)
 
 
+def _designs(reg: Registries, fam) -> list[tuple[str, Design]]:  # noqa: ANN001
+    """The family's archetypes: from its data (a family file) or from its v1 task kind."""
+    if fam.spec is not None:
+        from hygiene_pddl.episodes.designs import family_designs
+
+        return list(family_designs(reg, fam).items())
+    if fam.kind not in KINDS:
+        return []
+    archetypes, make = KINDS[fam.kind]
+    return [(a, d) for a in archetypes if (d := make(Roles(reg, fam), a)) is not None]
+
+
 def candidates(reg: Registries, families: list[str] | None = None) -> list[Candidate]:
     out = []
     for name in sorted(families or reg.families):
         fam = reg.families[name]
-        if fam.kind not in KINDS:
-            continue
-        archetypes, make = KINDS[fam.kind]
-        for archetype in archetypes:
-            design = make(Roles(reg, fam), archetype)
-            if design is None:
-                continue
+        for archetype, design in _designs(reg, fam):
             try:
                 episodes = realise(reg, name, archetype, design)
             except InputError:

@@ -34,7 +34,7 @@ def features(reg: Registries, inst: Instance, state: ReplayResult) -> dict[str, 
     conflicts = sum(1 for pad, h in dirty_pads for c, ph in protected if h == ph and rules.crosses(h, pad, c))
     start_adds = {lit.atom[0] for a in inst.actions for lit in reg.actions[a].eff_start if lit.positive}
     coupled = any(lit.atom[0] in start_adds for a in inst.actions for lit in reg.actions[a].cond_overall)
-    unaffordable = sum(1 for a in inst.actions if reg.actions[a].treats and reg.actions[a].treats.target.part == "pad"
+    unaffordable = sum(1 for a in inst.actions if any(t.target.part == "pad" for t in reg.actions[a].treats)
                        and any(inst.remaining(s) < n for s, n in reg.actions[a].consumes))
     known = set(inst.known_events)
     relevant_events = sum(1 for f in state.contamination if rules.is_gripper_part(f.carrier) and f.carrier[1] == "pad"

@@ -88,6 +88,9 @@ class Roles:
 
     @property
     def objects(self) -> dict[str, str]:
+        """Object name -> type: a data family names its objects; a v1 family's objects are named after types."""
+        if self.family.spec is not None:
+            return dict(self.family.spec.objects)
         return {otype: otype for otype in self.types.values()}
 
 

@@ -34,9 +34,10 @@ def _certify_job(args: tuple[str, dict]) -> dict:
 
 
 def certify_all(reg: Registries, episodes: list[Episode], jobs: int, cache: dict, log: Callable = print,
-                save: Callable[[], None] = lambda: None) -> dict:
+                save: Callable[[], None] = lambda: None, progress: Callable[[int, int], None] | None = None) -> dict:
     """Certify every episode not in ``cache`` (keyed by id + public-data digest); returns id → record.
-    ``save`` is called every 25 results, so an interrupted build resumes without losing certified work."""
+    ``save`` is called every 25 results, so an interrupted build resumes without losing certified work;
+    ``progress(done, total)`` before the first and after every result."""
     todo = []
     for ep in episodes:
         data = ep.public(reg)
@@ -44,10 +45,14 @@ def certify_all(reg: Registries, episodes: list[Episode], jobs: int, cache: dict
         if key not in cache:
             todo.append((key, ep.id, data))
     log(f"certifying {len(todo)} instance(s) ({len(episodes) - len(todo)} cached) with {jobs} process(es)")
+    if progress:
+        progress(0, len(todo))
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
         results = pool.map(_certify_job, [(i, d) for _, i, d in todo])
         for n, ((key, _, _), rec) in enumerate(zip(todo, results, strict=True), start=1):
             cache[key] = rec
+            if progress:
+                progress(n, len(todo))
             if n % 25 == 0 or n == len(todo):
                 save()
                 log(f"  certified {n}/{len(todo)}")
@@ -132,7 +137,7 @@ def admission(reg: Registries, chosen: list[Candidate], certs: dict) -> dict[tup
 
 
 def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, log: Callable = print,
-               max_rounds: int = 8) -> dict:
+               max_rounds: int = 8, progress: Callable[[int, int], None] | None = None) -> dict:
     """Compose, certify and admit until every chosen design passes; return the manifest."""
     cache = json.loads(cache_file.read_text()) if cache_file and cache_file.exists() else {}
     cands = candidates(reg)
@@ -142,7 +147,7 @@ def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, l
         choice = compose(cands, fixed, banned=banned)
         chosen = [c for c in cands if choice.get(c.family) == c.archetype]
         episodes = [ep for c in chosen for ep in c.episodes]
-        certs = certify_all(reg, episodes, jobs, cache, log, save=lambda: _save(cache_file, cache))
+        certs = certify_all(reg, episodes, jobs, cache, log, save=lambda: _save(cache_file, cache), progress=progress)
         failures = admission(reg, chosen, certs)
         log(f"round {round_}: {len(chosen)} designs, {len(episodes)} instances, {len(failures)} rejected")
         for (fam, arch), why in sorted(failures.items()):

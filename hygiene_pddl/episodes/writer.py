@@ -32,11 +32,20 @@ class Episode:
     known_events: list[int] = field(default_factory=list)
     reference: dict[str, Any] = field(default_factory=dict)
 
+    def all_goals(self, reg: Registries) -> list[str]:
+        """The goals with the (safe x) goals that deliveries imply written out (format 2 states them)."""
+        from hygiene_pddl.hygiene import HygieneRules
+        from hygiene_pddl.literals import atom_from_text
+
+        rules = HygieneRules(reg, self.objects, reg.families[self.family].hazards)
+        implied = rules.implied_safe_goals([atom_from_text(g) for g in self.goals])
+        return list(self.goals) + [atom_text(g) for g in implied]
+
     def public(self, reg: Registries) -> dict[str, Any]:
         fam = reg.families[self.family]
         data = {
-            "format": "hygiene-pddl-instance/1", "id": self.id, "family": self.family, "request": self.request,
-            "goals": self.goals, "decision_time": self.decision_time, "horizon": self.horizon,
+            "format": "hygiene-pddl-instance/2", "id": self.id, "family": self.family, "request": self.request,
+            "goals": self.all_goals(reg), "decision_time": self.decision_time, "horizon": self.horizon,
             "objects": dict(sorted(self.objects.items())),
             "initial": {"facts": sorted(self.facts),
                         "hazards": [{"carrier": [o, p], "hazard": h} for o, p, h in self.hazards],
@@ -46,8 +55,8 @@ class Episode:
             "profile": {"name": self.profile, "order": list(reg.profiles[self.profile].order)},
             "registry": {"actions": sorted(fam.actions), "events": sorted(fam.events),
                          "hazards": sorted(fam.hazards),
-                         "treatments": sorted({reg.actions[a].treats.treatment for a in fam.actions
-                                               if reg.actions[a].treats})},
+                         "treatments": sorted({t for a in fam.actions
+                                               for t in reg.actions[a].treatment_names})},
         }
         state = replay(instance_from_data(data, reg, self.id), reg, check=False)
         data["observations"] = {"facts": sorted(atom_text(a) for a in state.facts)}

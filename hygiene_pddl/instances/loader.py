@@ -15,7 +15,7 @@ from typing import Any
 from hygiene_pddl.costs import CostVector, Profile
 from hygiene_pddl.errors import InstanceError
 from hygiene_pddl.instances.model import HazardSource, HistoryRecord, Instance, PairLink, Reference, ReferenceStep
-from hygiene_pddl.literals import Atom, parse_literal
+from hygiene_pddl.literals import Atom, atom_text, parse_literal
 from hygiene_pddl.registries import Registries, load_registries
 from hygiene_pddl.yamlpos import PositionedDocument, StrictValidator
 
@@ -57,12 +57,11 @@ class _Resolver:
     def is_type(self, value: str, kind: str) -> bool:
         if kind == "gripper":
             return value in self.reg.grippers
-        if kind in ("item", "place"):
+        if kind in ("item", "place", "thing"):
             otype = self.objects.get(value)
-            if otype is None:
-                return False
-            t = self.reg.object_types[otype]
-            return t.is_item if kind == "item" else t.is_place
+            return otype is not None and self.reg.object_types[otype].is_kind(kind)
+        if kind == "hazard":
+            return value in self.reg.hazards
         if kind == "region":
             return any(value in {r.name for r in self.reg.object_types[t].regions} for t in self.objects.values())
         if kind == "stock":
@@ -122,7 +121,7 @@ class _Resolver:
         binding = dict(zip(schema.param_names, args, strict=True))
         for c in schema.contacts:
             for ep in (c.a, c.b):
-                if ep.part.startswith("?"):
+                if ep.part.startswith("?") and ep.var in binding:
                     self.carrier([*path, "args"], (binding[ep.var], binding[ep.part[1:]]))
         if kind == "action":
             duration = raw.get("duration", schema.duration)
@@ -203,6 +202,27 @@ def _build_instance(doc: PositionedDocument, reg: Registries) -> Instance:
     if prof["name"] in reg.profiles and reg.profiles[prof["name"]] != profile:
         raise r.fail(["profile", "order"], f"profile {prof['name']!r} differs from the registry's order "
                                            f"{list(reg.profiles[prof['name']].order)}")
+    from hygiene_pddl.hygiene import HygieneRules  # hygiene imports the instance model
+
+    fmt = int(d["format"].rsplit("/", 1)[1])
+    changed = {lit.atom[0] for a in known["action"] for lit in (*reg.actions[a].eff_start, *reg.actions[a].eff_end)}
+    for worn in {w for _, _, w in reg.covers} - changed:
+        for key, atoms in (("initial", facts), ("observations", obs)):
+            hit = sorted(a for a in atoms if a[0] == worn)
+            if hit:
+                raise r.fail([key, "facts"], f"{atom_text(hit[0])}: no action of the instance's K changes {worn!r}, "
+                                             f"so its covering part can never be worn (docs/world-model-v2.md M3)")
+    implied = HygieneRules(reg, r.objects, d["registry"]["hazards"]).implied_safe_goals(goals)
+    notes: tuple[str, ...] = ()
+    if implied and fmt >= 2:
+        g = implied[0]
+        delivery = next(x for x in goals if x[0] in reg.deliveries and len(x) == 3 and x[1] == g[1])
+        raise r.fail(["goals"], f"goal {atom_text(delivery)} delivers {g[1]}, which is protected against a hazard "
+                                f"of K: add the goal {atom_text(g)} (deliveries are safe, docs/world-model-v2.md)")
+    if implied:
+        notes = tuple(f"goal {atom_text(g)} added: format-1 instance, deliveries are safe "
+                      f"(docs/world-model-v2.md; `hygiene-pddl migrate` writes format 2)" for g in implied)
+        goals = goals + tuple(implied)
     return Instance(
         id=d["id"], family=d["family"], request=d["request"], goals=goals, decision_time=t,
         horizon=d["horizon"], objects=tuple(sorted(r.objects.items())), initial_facts=facts,
@@ -210,7 +230,7 @@ def _build_instance(doc: PositionedDocument, reg: Registries) -> Instance:
         history=tuple(history), observations=obs, resources=tuple(sorted(d["resources"].items())),
         known_events=tuple(d["known_events"]), profile=profile, actions=known["action"],
         events=known["event"], hazards=tuple(d["registry"]["hazards"]),
-        treatments=tuple(d["registry"]["treatments"]), source_path=str(doc.path))
+        treatments=tuple(d["registry"]["treatments"]), source_path=str(doc.path), notes=notes, format=fmt)
 
 
 def load_reference(path: Path | str) -> Reference:

@@ -58,6 +58,9 @@ class Instance:
     hazards: tuple[str, ...]
     treatments: tuple[str, ...]
     source_path: str | None = None
+    #: what loading added or decided (e.g. goals implied by the delivery rule for a format-1 file)
+    notes: tuple[str, ...] = ()
+    format: int = 2
 
     def object_type(self, name: str) -> str:
         return dict(self.objects)[name]

@@ -24,6 +24,7 @@ from hygiene_pddl.metrics.core import (
     select,
 )
 from hygiene_pddl.metrics.projection import projection_pairs, projection_study
+from hygiene_pddl.metrics.quality import cactus, common_set, per_instance, plan_quality, solve_time, time_ratio
 from hygiene_pddl.metrics.records import ResultRecord, iter_records, load_records
 from hygiene_pddl.metrics.tables import all_tables
 
@@ -34,6 +35,8 @@ __all__ = [
     "Resolution",
     "ResultRecord",
     "all_tables",
+    "cactus",
+    "common_set",
     "comparison_set",
     "event_instances",
     "event_resolution",
@@ -45,6 +48,8 @@ __all__ = [
     "outcome",
     "pair_counts",
     "pair_set",
+    "per_instance",
+    "plan_quality",
     "planners_of",
     "profile_success",
     "projection_pairs",
@@ -52,4 +57,6 @@ __all__ = [
     "resolution",
     "resolution_by",
     "select",
+    "solve_time",
+    "time_ratio",
 ]

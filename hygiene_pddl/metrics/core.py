@@ -6,7 +6,7 @@ of the comparison set without a result counts as "no plan". Definitions and deci
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,12 +134,15 @@ def _ordered(values: Iterable[Any]) -> list[Any]:
 
 
 def resolution_by(results: Results, index: BenchmarkIndex, attribute: str,
-                  instances: Iterable[str] | None = None) -> dict[Any, Resolution]:
-    """SR/OSR per value of an :class:`InstanceInfo` attribute (``tier``, ``activity_group``, ``family``, ...)."""
+                  instances: Iterable[str] | None = None,
+                  key: Callable[[InstanceInfo], Any] | None = None) -> dict[Any, Resolution]:
+    """SR/OSR per value of an :class:`InstanceInfo` attribute (``tier``, ``activity_group``, ``family``, ...), or
+    per value of ``key(info)`` when given (e.g. the family's kind from the registry)."""
     ids = _domain(results, index, instances)
+    value = key or (lambda info: getattr(info, attribute))
     groups: dict[Any, list[str]] = {}
     for i in ids:
-        groups.setdefault(getattr(index.instances[i], attribute), []).append(i)
+        groups.setdefault(value(index.instances[i]), []).append(i)
     return {v: resolution(results, index, groups[v]) for v in _ordered(groups)}
 
 

@@ -14,9 +14,18 @@ Field meanings (the contract between harness and metrics):
 * ``cost``: dimension -> amount, recomputed by the evaluator from the plan (never the planner's claim).
 * ``optimal``: the recomputed cost equals the reference optimum; ``first_worse``: ``{"dimension", "by"}``,
   the first dimension in the instance's profile order where the plan is worse than the optimum.
-* ``timings``: ``build``, ``solve``, ``total`` seconds inside the planner; ``wall``: the whole call.
+* ``timings``: ``build``, ``solve``, ``total`` seconds inside the planner; ``wall``: the planner call's wall
+  time in the worker (from the call to its answer).
 * ``projection``: only on state-projection-study runs, ``{"mode": "full"|"projected", "fallback": bool}``;
   ``None`` on the main comparison's runs.
+* ``proved_optimal``: the planner's own claim that its plan is optimal for the task (``None``: not recorded).
+* ``harness``: what the isolated call cost around the planner: ``call`` (seconds from starting the call's
+  process to its record), ``start`` (before the planner began), ``check`` (both validators after it),
+  ``process`` (``fork`` from the preloaded fork server, or ``spawn``), ``server_start`` (seconds of ``start``
+  spent starting the fork server, paid by the first call of a bench process) and ``time_limit`` (the call's);
+  ``None`` for records from elsewhere.
+* ``usage``: what the call consumed besides time, as the planner reports it (e.g. a language model's
+  ``prompt_tokens`` and ``completion_tokens``); ``{}`` when it reports nothing.
 """
 
 from __future__ import annotations
@@ -52,6 +61,9 @@ class ResultRecord:
     notes: tuple[str, ...] = ()
     error: str | None = None
     projection: dict[str, Any] | None = None
+    proved_optimal: bool | None = None
+    harness: dict[str, Any] | None = None
+    usage: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -92,6 +104,9 @@ class ResultRecord:
             "notes": list(self.notes),
             "error": self.error,
             "projection": None if self.projection is None else dict(self.projection),
+            "proved_optimal": self.proved_optimal,
+            "harness": None if self.harness is None else dict(self.harness),
+            "usage": dict(self.usage),
         }
 
     def to_json(self) -> str:
@@ -119,6 +134,9 @@ class ResultRecord:
             notes=tuple(data.get("notes") or ()),
             error=data.get("error"),
             projection=data.get("projection"),
+            proved_optimal=data.get("proved_optimal"),
+            harness=data.get("harness"),
+            usage=dict(data.get("usage") or {}),
         )
 
     @classmethod

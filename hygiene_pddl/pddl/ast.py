@@ -43,6 +43,8 @@ class Typed:
 # ---- numeric expressions ---------------------------------------------------------------
 @dataclass(frozen=True)
 class Number:
+    """A numeric literal (exact)."""
+
     value: Fraction
 
 
@@ -64,6 +66,8 @@ class BinOp:
 
 @dataclass(frozen=True)
 class Neg:
+    """Unary minus."""
+
     expr: NExpr
 
 
@@ -96,33 +100,45 @@ class Atom:
 
 @dataclass(frozen=True)
 class Not:
+    """Negation."""
+
     cond: Cond
 
 
 @dataclass(frozen=True)
 class And:
+    """Conjunction."""
+
     parts: tuple[Cond, ...]
 
 
 @dataclass(frozen=True)
 class Or:
+    """Disjunction."""
+
     parts: tuple[Cond, ...]
 
 
 @dataclass(frozen=True)
 class Imply:
+    """Implication."""
+
     ante: Cond
     cons: Cond
 
 
 @dataclass(frozen=True)
 class Exists:
+    """Existential quantification."""
+
     params: tuple[Typed, ...]
     cond: Cond
 
 
 @dataclass(frozen=True)
 class Forall:
+    """Universal quantification."""
+
     params: tuple[Typed, ...]
     cond: Cond
 
@@ -150,27 +166,37 @@ Cond = Atom | Not | And | Or | Imply | Exists | Forall | Compare | TimedCond
 # ---- effects ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Add:
+    """An add effect."""
+
     atom: Atom
 
 
 @dataclass(frozen=True)
 class Delete:
+    """A delete effect."""
+
     atom: Atom
 
 
 @dataclass(frozen=True)
 class AndEffect:
+    """Several effects at once."""
+
     parts: tuple[Effect, ...]
 
 
 @dataclass(frozen=True)
 class ForallEffect:
+    """An effect for every binding of the parameters."""
+
     params: tuple[Typed, ...]
     effect: Effect
 
 
 @dataclass(frozen=True)
 class When:
+    """A conditional effect."""
+
     cond: Cond
     effect: Effect
 
@@ -186,6 +212,8 @@ class Update:
 
 @dataclass(frozen=True)
 class TimedEffect:
+    """An effect at start or at end of a durative action."""
+
     when: str
     effect: Effect
 
@@ -205,6 +233,8 @@ class DurationConstraint:
 
 @dataclass(frozen=True)
 class Action:
+    """An instantaneous action."""
+
     name: str
     params: tuple[Typed, ...]
     precondition: Cond | None = None
@@ -213,6 +243,8 @@ class Action:
 
 @dataclass(frozen=True)
 class DurativeAction:
+    """A durative action (PDDL 2.1)."""
+
     name: str
     params: tuple[Typed, ...]
     duration: tuple[DurationConstraint, ...]
@@ -225,12 +257,16 @@ Operator = Action | DurativeAction
 
 @dataclass(frozen=True)
 class Predicate:
+    """A predicate declaration."""
+
     name: str
     params: tuple[Typed, ...] = ()
 
 
 @dataclass(frozen=True)
 class Function:
+    """A numeric function declaration."""
+
     name: str
     params: tuple[Typed, ...] = ()
     type: str = "number"
@@ -238,6 +274,8 @@ class Function:
 
 @dataclass(frozen=True)
 class Derived:
+    """A derived predicate (PDDL 2.2 axiom)."""
+
     name: str
     params: tuple[Typed, ...]
     cond: Cond
@@ -245,6 +283,8 @@ class Derived:
 
 @dataclass(frozen=True)
 class Domain:
+    """A PDDL domain."""
+
     name: str
     requirements: tuple[str, ...] = ()
     types: tuple[Typed, ...] = ()
@@ -289,12 +329,16 @@ InitItem = Atom | Not | FluentInit | TimedInit
 
 @dataclass(frozen=True)
 class Metric:
+    """The problem metric."""
+
     direction: str  # "minimize" | "maximize"
     expr: NExpr
 
 
 @dataclass(frozen=True)
 class Problem:
+    """A PDDL problem."""
+
     name: str
     domain: str
     requirements: tuple[str, ...] = ()

@@ -131,8 +131,12 @@ def check_domain(domain: ast.Domain, file: str | None = None) -> None:
 
 
 def check_problem(problem: ast.Problem, domain: ast.Domain, file: str | None = None) -> None:
-    """Raise InputError on problem symbols the domain does not declare."""
+    """Raise InputError on problem symbols the domain does not declare, or when the problem is for another domain
+    (VAL ignores the name; we do not: a plan checked against the wrong domain would be judged by other rules)."""
     ck = _Checker(domain, file)
+    if problem.domain != domain.name:
+        ck.fail("problem > :domain", f"the problem is for domain '{problem.domain}', but the domain file defines "
+                                     f"'{domain.name}': validate against the domain the problem names")
     ck.typed(problem.objects, "problem > :objects")
     objects = ck.consts | {o.name for o in problem.objects}
     for item in problem.init:

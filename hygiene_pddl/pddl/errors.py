@@ -10,6 +10,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from hygiene_pddl.errors import InputError, Location
 
 _TOKEN = re.compile(r";[^\n]*|\(|\)|[^\s()]+")
+_LEADING_DOT = re.compile(r"-?\.[0-9]")
 _NAMED_HEADS = {":action", ":durative-action", "domain", "problem", ":domain", "at", "over"}
 
 _READABLE = {
@@ -123,6 +124,8 @@ def from_lark(exc: UnexpectedInput, parser: Lark, text: str, file: str | None,
         found, expected = "?", "?"
     path = nesting_path(text, offset or 0) or what
     message = f"syntax error in {what}: expected {expected}, found {found}"
+    if offset is not None and _LEADING_DOT.match(text, offset):
+        message += " (write 0.5, not .5: VAL does not read a number that starts with a dot)"
     if line is not None:
         snippet = _line_text(text, line)
         if snippet:

@@ -5,18 +5,16 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
-
-from lark import Lark
-from lark.exceptions import UnexpectedInput, VisitError
+from typing import TYPE_CHECKING
 
 from hygiene_pddl.errors import InputError, Location
 from hygiene_pddl.lexical import check_source, read_source
 
-from . import ast
-from .errors import at_offset, from_lark
-from .transform import SemanticError, ToAst
+from . import ast, fastread
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 _UNSUPPORTED = re.compile(
     r"\(\s*(:constraints|preference|:length|:process|:event)(?![\w\-])",
@@ -25,7 +23,11 @@ _UNSUPPORTED = re.compile(
 
 @lru_cache(maxsize=1)
 def grammar() -> Lark:
-    """The shared LALR parser (built once per process)."""
+    """The shared LALR parser (built once per process, and only when the fast reader declines a file)."""
+    from importlib import resources
+
+    from lark import Lark
+
     text = resources.files("hygiene_pddl.pddl").joinpath("pddl.lark").read_text(encoding="utf-8")
     return Lark(text, start=["domain", "problem"], parser="lalr", lexer="contextual",
                 maybe_placeholders=False, propagate_positions=True)
@@ -35,17 +37,31 @@ def _read(path: str | Path) -> str:
     try:
         return read_source(path)
     except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", Location(str(path))) from None
+        raise InputError(f"cannot read file: {exc.strerror or exc}", Location(str(path)), found=None) from None
 
 
 class _PddlParser:
     """Parse one kind of PDDL file (the start rule)."""
 
     start = ""
+    fast = staticmethod(fastread.read_domain_text)  # the fast reader for `start` (Fallback: use the grammar)
 
     def parse(self, text: str, file: str | None = None):
         """Parse `text`; raise InputError with file:line:column and the nesting path."""
+        text = text.removeprefix("\ufeff")  # a leading byte-order mark is ignored, as in VAL
         self._reject_unsupported(text, check_source(text, file, self.start), file)
+        try:
+            return self.fast(text)
+        except fastread.Fallback:
+            pass
+        return self._parse_with_grammar(text, file)
+
+    def _parse_with_grammar(self, text: str, file: str | None):
+        from lark.exceptions import UnexpectedInput, VisitError
+
+        from .errors import at_offset, from_lark
+        from .transform import SemanticError, ToAst
+
         parser = grammar()
         try:
             tree = parser.parse(text, start=self.start)
@@ -78,6 +94,8 @@ class _PddlParser:
         m = _UNSUPPORTED.search(clean)
         if m:
             what = m.group(1).lower()
+            from .errors import at_offset
+
             raise at_offset(text, m.start(), file,
                             f"'{what}' is not supported (PDDL 2.1 + timed initial literals only)",
                             self.start)
@@ -85,6 +103,7 @@ class _PddlParser:
 
 class DomainParser(_PddlParser):
     start = "domain"
+    fast = staticmethod(fastread.read_domain_text)
 
     def parse(self, text: str, file: str | None = None) -> ast.Domain:
         return super().parse(text, file)
@@ -92,6 +111,7 @@ class DomainParser(_PddlParser):
 
 class ProblemParser(_PddlParser):
     start = "problem"
+    fast = staticmethod(fastread.read_problem_text)
 
     def parse(self, text: str, file: str | None = None) -> ast.Problem:
         return super().parse(text, file)

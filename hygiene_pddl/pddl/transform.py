@@ -24,7 +24,7 @@ class SemanticError(Exception):
 
 
 def number(token: Token) -> Fraction:
-    """Exact value of a PDDL number literal (``1``, ``-2.5``, ``3.``, ``.5``)."""
+    """Exact value of a PDDL number literal (``1``, ``-2.5``, ``3.``; ``.5`` is not one, as in VAL)."""
     try:
         return parse_decimal(str(token))
     except ValueError as exc:

@@ -38,6 +38,7 @@ from hygiene_pddl.planners.base import (
 from hygiene_pddl.planners.grounding import ground_all
 from hygiene_pddl.planners.joint import JointModel, build_joint_model, solution
 from hygiene_pddl.planners.lexsat import LexSettings, LexStatus, lexsolve
+from hygiene_pddl.planners.relaxation import better_plan_possible
 from hygiene_pddl.registries import Registries, load_registries
 from hygiene_pddl.replay import ContaminationFact, ReplayResult, replay
 
@@ -50,20 +51,23 @@ Restriction = Callable[[Registries, Instance, JointModel], list[tuple[str, objec
 
 def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, time_limit: float, *,
                max_actions: int = 6, project: bool = True, focus: bool = True,
-               restrict: Restriction | None = None, infeasible_is_proof: bool = True,
+               restrict: Restriction | None = None, proves: bool = True,
                notes: tuple[str, ...] = (), t0: float | None = None) -> PlannerResult:
     """Ground ``inst`` against ``state``, build the joint model, solve lexicographically, write the plan.
 
     ``inst`` supplies the goals, objects, K and profile; ``state`` is whatever the planner believes the
     state at the decision time is. With ``focus``, a proved-infeasible focused model is retried with every
-    reachable action (as hygiene-nsp does). ``infeasible_is_proof=False`` reports undetermined instead of
-    infeasible (for restricted models).
+    reachable action (as hygiene-nsp does). The model holds plans of at most ``max_actions`` actions, each ground
+    action once: "optimal" and "infeasible" are claimed only when the relaxation over every reachable action
+    shows that no other plan is better (exists), and only with ``proves`` (``False`` for a restricted model or a
+    belief that is not the replayed state: its answers prove nothing about the task).
     """
     t0 = time.perf_counter() if t0 is None else t0
     notes_out = list(notes)
+    every = ground_all(reg, inst, state, focus=False)
 
     def attempt(focused: bool, budget: float):
-        actions = ground_all(reg, inst, state, focus=focused)
+        actions = ground_all(reg, inst, state, focus=True) if focused else every
         jm = build_joint_model(reg, inst, state, actions, max_actions, project)
         lead = restrict(reg, inst, jm) if restrict else []
         lower = {d: 0 for d, _ in [*lead, *jm.objectives]}
@@ -72,27 +76,37 @@ def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, 
                        tie_break=jm.tie_break, settings=SETTINGS, lower_bounds=lower)
         return jm, res, built
 
+    def covers_every_plan(cost) -> bool:  # noqa: ANN001
+        covered = [a for a in jm.actions if not a.name.startswith("ongoing:")]
+        return proves and better_plan_possible(reg, inst, state, every, covered, max_actions, cost, SETTINGS,
+                                               max(0.05, time_limit - (time.perf_counter() - t0)))[0]
+
     jm, res, built = attempt(focus, time_limit)
     t_build = built - t0
     if res.status is LexStatus.INFEASIBLE and focus:
         notes_out.append("focused grounding infeasible: retried with every reachable action")
         jm, res, _ = attempt(False, time_limit)
-    timings = timings_since(t0, t_build)
     if not res.found:
         status = PlanStatus.UNDETERMINED
         if res.status is LexStatus.INFEASIBLE:
-            if infeasible_is_proof:
+            if covers_every_plan(None):
                 status = PlanStatus.INFEASIBLE
-                notes_out.append(f"no plan within {max_actions} actions and the deadline (proved)")
+                notes_out.append(f"no plan: none within {max_actions} actions (proved), and the relaxation excludes "
+                                 "every other plan")
+            elif proves:
+                notes_out.append(f"no plan within {max_actions} actions and the deadline (proved); plans with more "
+                                 "actions or repeated ground actions are not excluded")
             else:
                 notes_out.append(f"the restricted model has no plan within {max_actions} actions and the deadline "
                                  "(this proves nothing about the task itself)")
         else:
             notes_out.append(f"no plan found within {time_limit:g} s")
-        return no_plan_result(name, reg, inst, status, timings, notes_out)
+        return no_plan_result(name, reg, inst, status, timings_since(t0, t_build), notes_out,
+                              timed_out=res.status is LexStatus.UNDETERMINED)
     steps, cost = solution(jm, res)
-    return PlannerResult(name, inst.id, PlanStatus.PLAN, res.status is LexStatus.OPTIMAL, tuple(steps),
-                         plan_text(reg, inst, steps, name, cost), cost, timings, tuple(notes_out))
+    optimal = res.status is LexStatus.OPTIMAL and covers_every_plan(cost)
+    return PlannerResult(name, inst.id, PlanStatus.PLAN, optimal, tuple(steps),
+                         plan_text(reg, inst, steps, name, cost), cost, timings_since(t0, t_build), tuple(notes_out))
 
 
 # --- history-blind ---------------------------------------------------------------------------------
@@ -122,7 +136,7 @@ class HistoryBlind:
         note = ("hygiene state from the initial hazard sources only; the history's contamination is unknown to it"
                 + (f" ({len(unknown)} contaminated carrier(s) it does not know about)" if unknown else ""))
         return joint_plan(self.name, reg, inst, belief, time_limit, max_actions=self.max_actions,
-                          notes=(note,), t0=t0)
+                          proves=False, notes=(note,), t0=t0)
 
 
 # --- treat-always ----------------------------------------------------------------------------------
@@ -133,8 +147,8 @@ def protected_pad_contacts(reg: Registries, inst: Instance, jm: JointModel) -> l
     rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
     out = []
     for j, a in enumerate(jm.actions):
-        for x, y in (*a.contacts_start, *a.contacts_end):
-            for pad, other in ((x, y), (y, x)):
+        for contact in a.contacts:
+            for pad, other in (contact.pair, contact.pair[::-1]):
                 if pad[0] in reg.grippers and pad[1] == "pad" and rules.protected(other):
                     if (j, pad[0]) not in out:
                         out.append((j, pad[0]))
@@ -145,7 +159,7 @@ def treat_before_protected_contacts(reg: Registries, inst: Instance, jm: JointMo
     """The treat-always rule as constraints on the joint model; returns the wash-first objective."""
     m = jm.model
     acts = jm.actions
-    treat_of = {g: [k for k, a in enumerate(acts) if a.treatment and a.treatment[1] == (g, "pad")]
+    treat_of = {g: [k for k, a in enumerate(acts) if any(t.target == (g, "pad") for t in a.treats)]
                 for g in reg.grippers}
     for j, g in protected_pad_contacts(reg, inst, jm):
         a_j = acts[j]
@@ -167,7 +181,7 @@ def treat_before_protected_contacts(reg: Registries, inst: Instance, jm: JointMo
         else:
             m.add(jm.used[j] == 0)  # no treatment of this pad in K: the contact is ruled out
     # "wash if water allows, else replace": fewest non-wash treatments first
-    others = [jm.used[k] for k, a in enumerate(acts) if a.treatment and a.treatment[0] != "wash"]
+    others = [jm.used[k] for k, a in enumerate(acts) if any(t.treatment != "wash" for t in a.treats)]
     return [("treat_always_non_wash", sum(others))] if others else []
 
 
@@ -183,7 +197,7 @@ class TreatAlways:
         t0 = time.perf_counter()
         state = replay(inst, reg)
         return joint_plan(self.name, reg, inst, state, time_limit, max_actions=self.max_actions,
-                          restrict=treat_before_protected_contacts, infeasible_is_proof=False,
+                          restrict=treat_before_protected_contacts, proves=False,
                           notes=("a pad is treated right before every contact with a protected region; washes are "
                                  "preferred over other treatments before the profile's dimensions",), t0=t0)
 

@@ -90,13 +90,14 @@ class FdCpsat:
         finally:
             os.chdir(cwd)
             shutil.rmtree(scratch, ignore_errors=True)
-        best = None
+        best, ran_out = None, status_note == "TIMEOUT"
         notes = [f"1 skeleton from Fast Downward (LAMA) after SymK top-{self.k} found none" if fallback
                  else f"{len(skeletons)} skeleton(s) from SymK top-{self.k}"]
         for skel in skeletons:
             left = time_limit - (time.perf_counter() - t0)
             if left <= 0.05:
                 notes.append("time ran out before every skeleton was refined")
+                ran_out = True
                 break
             try:
                 actions, happenings = skeleton_actions(reg, inst, skel)
@@ -117,7 +118,7 @@ class FdCpsat:
         if best is None:
             proved = status_note == "UNSOLVABLE_PROVEN"
             status = PlanStatus.INFEASIBLE if proved else PlanStatus.UNDETERMINED
-            return no_plan_result(self.name, reg, inst, status, timings, notes)
+            return no_plan_result(self.name, reg, inst, status, timings, notes, timed_out=ran_out)
         steps, cost, text, _ = best
         # top-k skeletons cover the treatment alternatives, not all of them: never claim optimality
         return PlannerResult(self.name, inst.id, PlanStatus.PLAN, False, tuple(steps), text, cost, timings,

@@ -3,55 +3,28 @@ order in which the actions chosen by its relaxation are scheduled (planners/nsp.
 
 CP-SAT spends most of its time on longer tasks finding a first plan; once it has one, the optimum and its
 proof follow quickly (docs/planners.md). This search finds a sequential plan (one action at a time, each
-starting when the previous ends) under the full hygiene semantics: conditions, effects, contacts that copy
-hazards where the materials let them cross, no contact bringing a hazard onto a region protected against it,
-treatments, stocks, the deadline and the goals including ``(safe o)``. Successors are ordered by an FF-style
-relaxed plan length plus the unsafe facts still to clean, then by the action's cost under the profile. It is
-never trusted alone: the CP-SAT model or the instance-level evaluator checks it, and ``None`` (no plan within
-the bound and the node budget, e.g. a task that needs concurrency) just means none. History actions still
-running are not simulated: Hygiene-NSP does not search then.
+starting when the previous ends) under the full semantics of planners/happenings.py: conditions, guarded
+effects, contacts and treatments read from each happening's pre-state, protection, capacities, stocks, the
+deadline and the goals including ``(safe o)``; history actions still running end at their times (before a plan
+happening at the same time) and keep their over-all conditions until then. Successors are ordered by an
+FF-style relaxed plan length plus the unsafe facts still to clean, then by the action's cost under the profile.
+It is never trusted alone: the CP-SAT model or the instance-level evaluator checks it, and ``None`` (no plan
+within the bound and the node budget, e.g. a task that needs concurrency) just means none.
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Iterable
 
 from hygiene_pddl.hygiene import HygieneRules
-from hygiene_pddl.instances.model import Carrier, Instance
-from hygiene_pddl.literals import Atom
-from hygiene_pddl.planners.grounding import GroundAction, RelaxedPlanner, initial_fluents
+from hygiene_pddl.instances.model import Instance
+from hygiene_pddl.planners.grounding import GroundAction, RelaxedPlanner, initial_fluents, ongoing_actions
+from hygiene_pddl.planners.happenings import Blocked, Contamination, apply, check
 from hygiene_pddl.registries.model import Registries
 from hygiene_pddl.replay import ReplayResult
 
-Contamination = frozenset[tuple[Carrier, str]]
-
-
-class _Blocked(Exception):
-    """The action cannot run here."""
-
-
-def _apply(facts: set[Atom], effects: Iterable[tuple[Atom, bool]]) -> None:
-    effects = list(effects)
-    facts -= {a for a, pos in effects if not pos}
-    facts |= {a for a, pos in effects if pos}  # a happening that deletes and adds a fact adds it
-
-
-def _contacts(rules: HygieneRules, contam: set[tuple[Carrier, str]], pairs: Iterable[tuple[Carrier, Carrier]]
-              ) -> set[tuple[Carrier, str]]:
-    """Copy hazards across the contacts of one happening (from the state before it); return what crossed."""
-    before = frozenset(contam)
-    crossed = set()
-    for x, y in pairs:
-        for src, dst in ((x, y), (y, x)):
-            for h in rules.hazards:
-                if (src, h) in before and rules.crosses(h, src, dst):
-                    if rules.violates(dst, h) and (dst, h) not in before:
-                        raise _Blocked
-                    crossed.add((dst, h))
-    contam |= crossed
-    return crossed
+State = tuple[frozenset, frozenset, tuple[int, ...], int, int]  # facts, contamination, stocks, time, ongoing ended
 
 
 class SequentialSearch:
@@ -61,8 +34,9 @@ class SequentialSearch:
         self.rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
         self.inst, self.actions = inst, actions
         self.init = frozenset(initial_fluents(reg, inst, state))
-        self.contam: Contamination = frozenset((c, h) for c, hs in state.carried().items() for h in hs)
+        self.contam = frozenset((c, h) for c, hs in state.carried().items() for h in hs)
         self.horizon = state.horizon - inst.decision_time
+        self.ongoing = ongoing_actions(reg, inst, state)
         self.stocks = tuple(sorted({s for a in actions for s, _ in a.consumes}))
         self.physical_goals = [g for g in inst.goals if g[0] != "safe"]
         self.unsafe = [f for g in inst.goals if g[0] == "safe" for f in self.rules.unsafe_facts(g[1])]
@@ -70,60 +44,90 @@ class SequentialSearch:
         self.action_key = {a: tuple(a.cost(d) for d in order if d != "makespan") for a in actions}
         self.relaxed = RelaxedPlanner(actions)
 
-    def _step(self, a: GroundAction, facts: frozenset, contam: Contamination, stocks: tuple[int, ...], t: int
-              ) -> tuple[frozenset, Contamination, tuple[int, ...], int]:
-        """The state after running ``a`` alone from time ``t``; :class:`_Blocked` when it cannot run."""
-        if t + a.duration > self.horizon or not all((x in facts) == pos for x, pos in a.cond_start):
-            raise _Blocked
+    def _ongoing_until(self, facts: set, dirty: Contamination, done: int, t: int, inclusive: bool,
+                       also: tuple = ()) -> int:
+        """End the ongoing history actions due by ``t`` (at ``t`` too when ``inclusive``); after each, check the
+        over-all conditions of those still running and ``also``. Returns how many have ended."""
+        while done < len(self.ongoing) and (self.ongoing[done].end < t or (inclusive and self.ongoing[done].end == t)):
+            o = self.ongoing[done]
+            apply(self.rules, o.action.phase("end"), facts, dirty, f"end of {o.record.text()}")
+            done += 1
+            self._running_ok(facts, done)
+            check(also, facts, "over all")
+        return done
+
+    def _running_ok(self, facts: set, done: int) -> None:
+        for o in self.ongoing[done:]:
+            check(o.action.cond_overall, facts, f"over all of the running {o.record.text()}")
+
+    def _step(self, a: GroundAction, node: State) -> State:
+        """The state after running ``a`` alone from the node's time; :class:`Blocked` when it cannot run."""
+        facts0, contam0, stocks, t, done = node
+        if t + a.duration > self.horizon:
+            raise Blocked("deadline")
         use = dict(a.consumes)
         left = tuple(n - use.get(s, 0) for s, n in zip(self.stocks, stocks, strict=True))
         if any(n < 0 for n in left):
-            raise _Blocked
-        now, dirty = set(facts), set(contam)
-        _apply(now, a.eff_start)
-        _contacts(self.rules, dirty, a.contacts_start)
-        if not all((x in now) == pos for x, pos in (*a.cond_overall, *a.cond_end)):
-            raise _Blocked
-        _apply(now, a.eff_end)
-        crossed = _contacts(self.rules, dirty, a.contacts_end)
-        if a.treatment:  # at the end, unless a contact of the same happening brings the hazard back
-            treatment, target = a.treatment
-            dirty -= {(c, h) for c, h in dirty
-                      if c == target and (c, h) not in crossed and self.rules.removes(treatment, c, h)}
-        return frozenset(now), frozenset(dirty), left, t + a.duration
+            raise Blocked("stock")
+        facts, dirty = set(facts0), set(contam0)
+        done = self._ongoing_until(facts, dirty, done, t, inclusive=True)
+        apply(self.rules, a.phase("start"), facts, dirty)
+        check(a.cond_overall, facts, "over all")
+        self._running_ok(facts, done)
+        end = t + a.duration
+        done = self._ongoing_until(facts, dirty, done, end, inclusive=True, also=a.cond_overall)
+        apply(self.rules, a.phase("end"), facts, dirty)
+        self._running_ok(facts, done)
+        return frozenset(facts), frozenset(dirty), left, end, done
 
-    def _h(self, facts: frozenset, contam: Contamination) -> int | None:
-        relaxed = self.relaxed.plan(set(facts), self.physical_goals)
+    def _finish(self, node: State) -> tuple[frozenset, frozenset] | None:
+        """The final state once every ongoing history action has ended, or None when one of them cannot."""
+        facts, dirty = set(node[0]), set(node[1])
+        try:
+            self._ongoing_until(facts, dirty, node[4], self.horizon + max((o.end for o in self.ongoing), default=0)
+                                + 1, inclusive=True)
+        except Blocked:
+            return None
+        return frozenset(facts), frozenset(dirty)
+
+    def _h(self, facts: frozenset, contam: frozenset) -> int | None:
+        relaxed = self.relaxed.plan(set(facts) | {a for o in self.ongoing for a in o.action.adds()},
+                                    self.physical_goals)
         if relaxed is None:
             return None
         return len(relaxed) + sum(f in contam for f in self.unsafe)
 
-    def _goal(self, facts: frozenset, contam: Contamination) -> bool:
+    def _goal(self, node: State) -> bool:
+        final = self._finish(node)
+        if final is None:
+            return False
+        facts, contam = final
         return all(g in facts for g in self.physical_goals) and not any(f in contam for f in self.unsafe)
 
     def search(self, bound: int, max_nodes: int = 2000) -> list[GroundAction] | None:
         """A plan of at most ``bound`` actions, or ``None`` when none was found within ``max_nodes`` nodes."""
         if not all(self.inst.remaining(s) >= 0 for s in self.stocks):
             return None
-        start = (self.init, self.contam, tuple(self.inst.remaining(s) for s in self.stocks), 0)
+        start: State = (self.init, self.contam, tuple(self.inst.remaining(s) for s in self.stocks), 0, 0)
         counter = itertools.count()
         queue = [(0, (), next(counter), start, ())]
-        seen = {start[:3]}
+        seen = {start[:3] + start[4:]}
         while queue and max_nodes > 0:
-            _, _, _, (facts, contam, stocks, t), plan = heapq.heappop(queue)
+            _, _, _, node, plan = heapq.heappop(queue)
             max_nodes -= 1
-            if self._goal(facts, contam):
+            if self._goal(node):
                 return list(plan)
             if len(plan) >= bound:
                 continue
             for a in self.actions:
                 try:
-                    nxt = self._step(a, facts, contam, stocks, t)
-                except _Blocked:
+                    nxt = self._step(a, node)
+                except Blocked:
                     continue
-                if nxt[:3] in seen:
+                key = nxt[:3] + nxt[4:]
+                if key in seen:
                     continue
-                seen.add(nxt[:3])
+                seen.add(key)
                 h = self._h(nxt[0], nxt[1])
                 if h is not None and len(plan) + 1 + h <= bound + len(self.unsafe):
                     heapq.heappush(queue, (h, self.action_key[a], next(counter), nxt, (*plan, a)))

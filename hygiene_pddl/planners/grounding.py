@@ -1,24 +1,103 @@
-"""Ground a family's action schemas over an instance's objects, pruned to what can matter.
+"""Ground an instance's action schemas over its objects, pruned to what can matter (docs/world-model-v2.md).
 
-Shared by the planners: each :class:`GroundAction` carries its conditions and effects as atoms, its
-contacts as carrier pairs, its treatment, stock use and costs. Gripper, appliance and capacity
-exclusivity become ordinary fluents (``idle``, ``appliance-free``, ``free``) so one state model
-covers them.
+Shared by the planners. A :class:`GroundAction` carries, for its start and end happening, the conditions, the
+unconditional literal effects, the guarded literal updates, the contacts and the treatments, each contact and
+treatment with the guard (literals read in the happening's pre-state) under which it happens. Quantified
+contacts, treatments and updates are grounded over the objects of their kind; a guard literal over a predicate
+that nothing can change any more (a static predicate, or one that no action of K and no ongoing history action
+adds or deletes) is decided now: a false one drops that binding, a true one is left out. Derived capacity
+conditions ``(room ?c)`` (M5) become :data:`ROOM` atoms that count the ``inside`` facts; a container without a
+capacity always has room. Covering parts (M3) and contact blockers (M4) were desugared by the registry loader.
+Gripper, appliance and capacity exclusivity become ordinary fluents (``idle``, ``appliance-free``, ``free``).
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
 
 from hygiene_pddl.hygiene import HygieneRules
-from hygiene_pddl.instances.model import Carrier, Instance
-from hygiene_pddl.literals import Atom
-from hygiene_pddl.registries.model import ActionSchema, Registries
+from hygiene_pddl.instances.model import Carrier, HistoryRecord, Instance
+from hygiene_pddl.literals import Atom, Literal
+from hygiene_pddl.registries.model import ActionSchema, Binder, Registries
 from hygiene_pddl.replay import ReplayResult, static_facts
 
 Cond = tuple[Atom, bool]  # (atom, must be true?)
+
+#: A derived capacity condition as an atom: ``("#room", counted predicate, container, capacity)`` holds while
+#: fewer than ``capacity`` facts ``(counted ? container)`` hold.
+ROOM = "#room"
+#: A condition that never holds (an ongoing history action whose condition nothing can make true any more).
+NEVER: Atom = ("#never",)
+
+
+def is_derived(atom: Atom) -> bool:
+    """Whether ``atom`` is no fact but derived from facts (:data:`ROOM`) or never holds (:data:`NEVER`)."""
+    return atom[0].startswith("#")
+
+
+def room_count(atom: Atom, facts: Iterable[Atom]) -> int:
+    """How many facts a :data:`ROOM` atom counts."""
+    return sum(1 for a in facts if a[0] == atom[1] and a[-1] == atom[2])
+
+
+def holds(cond: Cond, facts: set[Atom] | frozenset[Atom]) -> bool:
+    """A condition (derived ones included) in a set of facts."""
+    atom, positive = cond
+    if atom[0] == ROOM:
+        present = room_count(atom, facts) < int(atom[3])
+    else:
+        present = atom in facts
+    return present == positive
+
+
+def counted_atoms(atom: Atom, atoms: Iterable[Atom]) -> list[Atom]:
+    """The atoms among ``atoms`` that a :data:`ROOM` atom counts."""
+    return [a for a in atoms if a[0] == atom[1] and a[-1] == atom[2]]
+
+
+@dataclass(frozen=True)
+class Contact:
+    """Carriers ``a`` and ``b`` touch when every ``guard`` condition holds in the pre-state; an arrival on a
+    protected carrier is a violation unless the contact is not ``checked`` (an exempt contact)."""
+
+    a: Carrier
+    b: Carrier
+    guard: tuple[Cond, ...] = ()
+    checked: bool = True
+
+    @property
+    def pair(self) -> tuple[Carrier, Carrier]:
+        return self.a, self.b
+
+
+@dataclass(frozen=True)
+class Treat:
+    """``treatment`` removes what the registry says from ``target`` when every ``guard`` condition holds."""
+
+    treatment: str
+    target: Carrier
+    guard: tuple[Cond, ...] = ()
+
+
+@dataclass(frozen=True)
+class Update:
+    """The literal ``effect`` applies when every ``guard`` condition holds in the pre-state."""
+
+    effect: Cond
+    guard: tuple[Cond, ...]
+
+
+@dataclass(frozen=True)
+class Phase:
+    """What one happening (the start or the end of a ground action) needs and does."""
+
+    conds: tuple[Cond, ...]
+    effects: tuple[Cond, ...]
+    updates: tuple[Update, ...]
+    contacts: tuple[Contact, ...]
+    treats: tuple[Treat, ...]
 
 
 @dataclass(frozen=True)
@@ -30,13 +109,16 @@ class GroundAction:
     cond_start: tuple[Cond, ...]
     cond_overall: tuple[Cond, ...]
     cond_end: tuple[Cond, ...]
-    eff_start: tuple[Cond, ...]
+    eff_start: tuple[Cond, ...]  # unconditional literal effects (deletes, then adds)
     eff_end: tuple[Cond, ...]
-    contacts_start: tuple[tuple[Carrier, Carrier], ...]
-    contacts_end: tuple[tuple[Carrier, Carrier], ...]
-    treatment: tuple[str, Carrier] | None
+    contacts_start: tuple[Contact, ...]
+    contacts_end: tuple[Contact, ...]
+    treats_start: tuple[Treat, ...]
+    treats_end: tuple[Treat, ...]
     consumes: tuple[tuple[str, int], ...]
     costs: tuple[tuple[str, int], ...]
+    updates_start: tuple[Update, ...] = ()  # guarded literal effects
+    updates_end: tuple[Update, ...] = ()
 
     def text(self) -> str:
         return "(" + " ".join((self.name, *self.args)) + ")"
@@ -46,85 +128,281 @@ class GroundAction:
             return self.duration if self.grippers else 0
         return dict(self.costs).get(dim, 0)
 
+    def phase(self, when: str) -> Phase:
+        return self._phases[0 if when == "start" else 1]
 
-def resource_fluents(schema: ActionSchema, binding: dict[str, str]) -> list[Atom]:
+    @cached_property
+    def _phases(self) -> tuple[Phase, Phase]:
+        return (Phase(self.cond_start, self.eff_start, self.updates_start, self.contacts_start, self.treats_start),
+                Phase(self.cond_end, self.eff_end, self.updates_end, self.contacts_end, self.treats_end))
+
+    @property
+    def contacts(self) -> tuple[Contact, ...]:
+        return self.contacts_start + self.contacts_end
+
+    @property
+    def treats(self) -> tuple[Treat, ...]:
+        return self.treats_start + self.treats_end
+
+    @property
+    def updates(self) -> tuple[Update, ...]:
+        return self.updates_start + self.updates_end
+
+    @property
+    def conditions(self) -> tuple[Cond, ...]:
+        return self.cond_start + self.cond_overall + self.cond_end
+
+    @property
+    def guards(self) -> tuple[Cond, ...]:
+        """Every guard condition of its contacts, treatments and updates."""
+        return tuple(c for x in (*self.contacts, *self.treats, *self.updates) for c in x.guard)
+
+    def effect_literals(self, when: str | None = None) -> list[Cond]:
+        """The literal effects it may have (unconditional and guarded) at ``when`` (both phases by default)."""
+        phases = ("start", "end") if when is None else (when,)
+        out: list[Cond] = []
+        for w in phases:
+            p = self.phase(w)
+            out += [*p.effects, *(u.effect for u in p.updates)]
+        return out
+
+    def adds(self) -> tuple[Atom, ...]:
+        """Atoms it may make true (optimistically: guarded updates included)."""
+        return self._adds
+
+    @cached_property
+    def _adds(self) -> tuple[Atom, ...]:
+        return tuple(dict.fromkeys(a for a, pos in self.effect_literals() if pos))
+
+
+def may_make(a: GroundAction, atom: Atom, positive: bool) -> list[str]:
+    """The phases at which ``a`` may make ``atom`` true (``positive``) or false. A happening that deletes and
+    unconditionally adds a fact adds it (deletes, then adds)."""
+    out = []
+    for when in ("start", "end"):
+        p = a.phase(when)
+        lits = [*p.effects, *(u.effect for u in p.updates)]
+        if positive and (atom, True) in lits:
+            out.append(when)
+        elif not positive and (atom, False) in lits and (atom, True) not in p.effects:
+            out.append(when)
+    return out
+
+
+def surely_makes(a: GroundAction, atom: Atom, positive: bool) -> list[str]:
+    """The phases at which ``a`` certainly makes ``atom`` take that value (an unconditional effect and no effect,
+    guarded or not, the other way in that happening)."""
+    out = []
+    for when in ("start", "end"):
+        p = a.phase(when)
+        lits = [*p.effects, *(u.effect for u in p.updates)]
+        if (atom, positive) in p.effects and (atom, not positive) not in lits:
+            out.append(when)
+    return out
+
+
+def resource_fluents(schema: ActionSchema, binding: Mapping[str, str]) -> list[Atom]:
     return ([("idle", binding[g]) for g in schema.occupies] + [("appliance-free", binding[a]) for a in
             schema.appliances] + [("free", c) for c in schema.capacities])
 
 
-def _bindings(reg: Registries, inst: Instance, schema: ActionSchema) -> Iterable[dict[str, str]]:
-    objects = dict(inst.objects)
-    domains: list[list[str]] = []
-    for _, kind in schema.parameters:
+_OBJECT_KINDS = ("item", "place", "thing")
+
+
+class _Pruned(Exception):
+    """The ground action can never happen (a condition is constantly false, or an endpoint names nothing)."""
+
+
+class Grounder:
+    """Grounds schemas of one instance against the replayed state at the decision time."""
+
+    def __init__(self, reg: Registries, inst: Instance, state: ReplayResult):
+        self.reg, self.inst, self.state = reg, inst, state
+        self.rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
+        self.carriers = frozenset(self.rules.carriers())
+        statics = frozenset(static_facts(reg, dict(inst.objects)))
+        changed = {lit.predicate for name in (*inst.actions, *(rec.name for rec in state.ongoing))
+                   for lit in _effect_literals(reg.actions[name])}
+        known = {p for p, _ in reg.predicates} | {"graspable"}
+        self.constant = frozenset(known - changed)
+        self.now = frozenset(state.facts) | statics
+        self.counted = dict(reg.counted)
+        self.capacity = {o: reg.object_types[ty].capacity for o, ty in inst.objects
+                         if reg.object_types[ty].capacity is not None}
+
+    def literal(self, lit: Literal, binding: Mapping[str, str]) -> Cond | bool:
+        """A ground condition, or its truth value when it can no longer change."""
+        pred = lit.atom[0]
+        atom = (pred, *(binding[a[1:]] if a[0] == "?" else a for a in lit.atom[1:]))
+        counted = self.counted.get(pred)
+        if counted is not None:
+            cap = self.capacity.get(atom[1])
+            if cap is None:
+                return lit.positive  # no capacity: always room
+            return (ROOM, counted, atom[1], str(cap)), lit.positive
+        if pred in self.constant:
+            return (atom in self.now) == lit.positive
+        return atom, lit.positive
+
+    def bindings(self, schema: ActionSchema) -> Iterator[dict[str, str]]:
+        """Parameter bindings (distinct objects for distinct object parameters: nothing is placed on or poured
+        into itself) whose conditions over predicates that can no longer change hold, in product order."""
+        params = schema.parameters
+        position = {p: i for i, (p, _) in enumerate(params)}
+        checks: list[list[Literal]] = [[] for _ in params]
+        for lit in (*schema.cond_start, *schema.cond_overall, *schema.cond_end):
+            if lit.predicate in self.constant and lit.predicate not in self.counted:
+                places = [position.get(a[1:]) for a in lit.args if a.startswith("?")]
+                if places and None not in places:
+                    checks[max(places)].append(lit)
+        domains = [self.domain(kind) for _, kind in params]
+        binding: dict[str, str] = {}
+        taken: set[str] = set()
+
+        def extend(i: int) -> Iterator[dict[str, str]]:
+            if i == len(params):
+                yield dict(binding)
+                return
+            name, kind = params[i]
+            is_object = kind in _OBJECT_KINDS
+            for value in domains[i]:
+                if is_object and value in taken:
+                    continue
+                binding[name] = value
+                if all(self.literal(lit, binding) is not False for lit in checks[i]):
+                    if is_object:
+                        taken.add(value)
+                    yield from extend(i + 1)
+                    if is_object:
+                        taken.discard(value)
+            binding.pop(name, None)
+
+        return extend(0)
+
+    def domain(self, kind: str) -> list[str]:
         if kind == "gripper":
-            domains.append(list(reg.grippers))
-        elif kind in ("item", "place"):
-            domains.append([o for o, ty in inst.objects if (reg.object_types[ty].is_item if kind == "item"
-                                                             else reg.object_types[ty].is_place)])
-        elif kind == "region":
-            domains.append(sorted({r.name for ty in objects.values() for r in reg.object_types[ty].regions}))
-        else:
-            domains.append([])
-    object_params = [i for i, (_, kind) in enumerate(schema.parameters) if kind in ("item", "place")]
-    for values in itertools.product(*domains):
-        # distinct objects for distinct object parameters (nothing is placed on or poured into itself)
-        if len({values[i] for i in object_params}) == len(object_params):
-            yield dict(zip(schema.param_names, values, strict=True))
+            return list(self.reg.grippers)
+        if kind in _OBJECT_KINDS:
+            return [o for o, ty in self.inst.objects if self.reg.object_types[ty].is_kind(kind)]
+        if kind == "region":
+            return sorted({r.name for _, ty in self.inst.objects for r in self.reg.object_types[ty].regions})
+        return []
 
-
-@dataclass(frozen=True)
-class _Statics:
-    """What grounding reads many times per instance: static facts, static predicates, carriers."""
-
-    facts: frozenset[Atom]
-    predicates: frozenset[str]
-    carriers: frozenset
-
-
-def _statics(reg: Registries, inst: Instance, rules: HygieneRules) -> _Statics:
-    return _Statics(frozenset(static_facts(reg, dict(inst.objects))),
-                    frozenset({"graspable"} | {p for ty in reg.object_types.values() for p in ty.static}),
-                    frozenset(rules.carriers()))
-
-
-def ground(reg: Registries, inst: Instance, schema: ActionSchema, binding: dict[str, str],
-           rules: HygieneRules, statics: _Statics | None = None) -> GroundAction | None:
-    """One ground action, or None when a static condition or a region binding rules it out."""
-    ctx = statics or _statics(reg, inst, rules)
-    statics_facts, static_preds = ctx.facts, ctx.predicates
-    conds: dict[str, list[Cond]] = {}
-    for key, lits in (("start", schema.cond_start), ("overall", schema.cond_overall), ("end", schema.cond_end)):
-        out = []
+    def guard(self, lits: Sequence[Literal], binding: Mapping[str, str]) -> tuple[Cond, ...] | None:
+        """The guard's conditions that can still change, or None when it is constantly false."""
+        out: list[Cond] = []
         for lit in lits:
-            g = lit.ground(binding)
-            if g.predicate in static_preds:
-                if (g.atom in statics_facts) != g.positive:
-                    return None
-                continue
-            out.append((g.atom, g.positive))
-        conds[key] = out
-    try:
-        contacts = {w: [(rules.ground(c.a, binding), rules.ground(c.b, binding)) for c in schema.contacts
-                        if c.when == w] for w in ("start", "end")}
-        treatment = ((schema.treats.treatment, rules.ground(schema.treats.target, binding))
-                     if schema.treats else None)
-    except ValueError:
-        return None
-    carriers = ctx.carriers
-    if any(x not in carriers or y not in carriers or x == y for w in contacts.values() for x, y in w):
-        return None
-    res = resource_fluents(schema, binding)
-    args = tuple(binding[p] for p in schema.param_names)
-    return GroundAction(
-        name=schema.name, args=args, duration=schema.duration, grippers=tuple(binding[g] for g in schema.occupies),
-        cond_start=tuple((r, True) for r in res) + tuple(conds["start"]), cond_overall=tuple(conds["overall"]),
-        cond_end=tuple(conds["end"]),
-        eff_start=tuple((r, False) for r in res) + tuple((lit.ground(binding).atom, lit.positive)
-                                                         for lit in schema.eff_start),
-        eff_end=tuple((r, True) for r in res) + tuple((lit.ground(binding).atom, lit.positive)
-                                                      for lit in schema.eff_end),
-        contacts_start=tuple(contacts["start"]), contacts_end=tuple(contacts["end"]), treatment=treatment,
-        consumes=schema.consumes, costs=schema.costs)
+            c = self.literal(lit, binding)
+            if c is False:
+                return None
+            if c is not True and c not in out:
+                out.append(c)
+        return tuple(out)
+
+    def conditions(self, lits: Sequence[Literal], binding: Mapping[str, str], strict: bool) -> list[Cond]:
+        out: list[Cond] = []
+        for lit in lits:
+            c = self.literal(lit, binding)
+            if c is False:
+                if strict:
+                    raise _Pruned
+                out.append((NEVER, True))
+            elif c is not True and c not in out:
+                out.append(c)
+        return out
+
+    def each(self, forall: Binder, binding: Mapping[str, str]) -> list[dict[str, str]]:
+        out = [dict(binding)]
+        for var, kind in forall:
+            names = self.rules.objects_of(kind)
+            out = [{**b, var: n} for b in out for n in names]
+        return out
+
+    def _guarded(self, spec, binding: Mapping[str, str]) -> Iterator[tuple[dict[str, str], tuple[Cond, ...]]]:  # noqa: ANN001
+        """The bindings of a contact, treatment or update's quantified variables whose guard can still hold, with
+        the guard's conditions that can still change."""
+        for b in self.each(spec.forall, binding):
+            guard = self.guard(spec.guard, b)
+            if guard is not None:
+                yield b, guard
+
+    def _carriers(self, ep, b: Mapping[str, str], quantified: bool) -> list[Carrier] | None:  # noqa: ANN001
+        """The carriers an endpoint names, or None for a quantified binding that names nothing."""
+        try:
+            found = self.rules.ground_all(ep, b)
+        except (ValueError, KeyError):
+            found = None
+        if found is None or any(c not in self.carriers for c in found):
+            if quantified:
+                return None
+            raise _Pruned
+        return found
+
+    def _crossing(self, x: Carrier, y: Carrier) -> bool:
+        return any(self.rules.crosses(h, x, y) or self.rules.crosses(h, y, x) for h in self.rules.hazards)
+
+    def _removes_any(self, treatment: str, c: Carrier) -> bool:
+        return any(self.rules.removes(treatment, c, h) for h in self.rules.hazards)
+
+    def ground(self, schema: ActionSchema, binding: Mapping[str, str], strict: bool = True) -> GroundAction | None:
+        """One ground action, or None when it can never happen. With ``strict=False`` (an action already
+        running) a constantly false condition is kept as :data:`NEVER` instead."""
+        try:
+            return self._ground(schema, binding, strict)
+        except _Pruned:
+            return None
+
+    def _ground(self, schema: ActionSchema, binding: Mapping[str, str], strict: bool) -> GroundAction:
+        cond = {w: self.conditions(lits, binding, strict) for w, lits in
+                (("start", schema.cond_start), ("overall", schema.cond_overall), ("end", schema.cond_end))}
+        contacts: dict[str, list[Contact]] = {"start": [], "end": []}
+        for c in schema.contacts:
+            for b, guard in self._guarded(c, binding):
+                xs, ys = self._carriers(c.a, b, bool(c.forall)), self._carriers(c.b, b, bool(c.forall))
+                if xs is None or ys is None or xs[0] == ys[0] or not self._crossing(xs[0], ys[0]):
+                    continue  # a carrier touching itself does nothing; nor does a contact nothing can cross
+                contact = Contact(xs[0], ys[0], guard, not getattr(c, "exempt", False))
+                if contact not in contacts[c.when]:
+                    contacts[c.when].append(contact)
+        treats: dict[str, list[Treat]] = {"start": [], "end": []}
+        for t in schema.treats:
+            for b, guard in self._guarded(t, binding):
+                for target in self._carriers(t.target, b, bool(t.forall)) or ():
+                    use = Treat(t.treatment, target, guard)
+                    if self._removes_any(t.treatment, target) and use not in treats[t.when]:
+                        treats[t.when].append(use)
+        res = resource_fluents(schema, binding)
+        effects: dict[str, list[Cond]] = {
+            "start": [(r, False) for r in res] + [(lit.ground(binding).atom, lit.positive) for lit in schema.eff_start],
+            "end": [(r, True) for r in res] + [(lit.ground(binding).atom, lit.positive) for lit in schema.eff_end]}
+        updates: dict[str, list[Update]] = {"start": [], "end": []}
+        for u in schema.updates:
+            for b, guard in self._guarded(u, binding):
+                for lit in u.effects:
+                    g = lit.ground(b)
+                    if guard:
+                        updates[u.when].append(Update((g.atom, g.positive), guard))
+                    else:
+                        effects[u.when].append((g.atom, g.positive))
+        return GroundAction(
+            name=schema.name, args=tuple(binding[p] for p in schema.param_names), duration=schema.duration,
+            grippers=tuple(binding[g] for g in schema.occupies),
+            cond_start=tuple((r, True) for r in res) + tuple(cond["start"]), cond_overall=tuple(cond["overall"]),
+            cond_end=tuple(cond["end"]), eff_start=tuple(dict.fromkeys(effects["start"])),
+            eff_end=tuple(dict.fromkeys(effects["end"])), contacts_start=tuple(contacts["start"]),
+            contacts_end=tuple(contacts["end"]), treats_start=tuple(treats["start"]), treats_end=tuple(treats["end"]),
+            consumes=schema.consumes, costs=schema.costs, updates_start=tuple(updates["start"]),
+            updates_end=tuple(updates["end"]))
+
+
+def _effect_literals(schema: ActionSchema) -> list[Literal]:
+    return [*schema.eff_start, *schema.eff_end, *(lit for u in schema.updates for lit in u.effects)]
+
+
+def ground(reg: Registries, inst: Instance, state: ReplayResult, schema: ActionSchema,
+           binding: Mapping[str, str]) -> GroundAction | None:
+    """One ground action against the replayed state, or None when it can never happen."""
+    return Grounder(reg, inst, state).ground(schema, binding)
 
 
 #: The replay's resource kinds ("gripper:left", "appliance:stove", "capacity:sink") -> the fluent saying it is free.
@@ -147,23 +425,36 @@ def initial_fluents(reg: Registries, inst: Instance, state: ReplayResult) -> set
     return set(state.facts) | (resources - busy)
 
 
-def ground_all(reg: Registries, inst: Instance, state: ReplayResult, focus: bool = False) -> list[GroundAction]:
-    """Ground actions of the instance's K, reachable from the state and relevant to the goals.
+@dataclass(frozen=True)
+class Ongoing:
+    """A history action still running at the decision time: its end happening as an end-only ground action
+    (no plan step, no cost) at ``end`` (relative to the decision time), its over-all conditions kept until then."""
 
-    With ``focus`` (Hygiene-NSP's grounding, paper §IV-A), only near-cheapest achievers are kept:
-    see :func:`focused`.
-    """
-    rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
-    candidates = []
-    ctx = _statics(reg, inst, rules)
-    for name in sorted(inst.actions):
-        schema = reg.actions[name]
-        for binding in _bindings(reg, inst, schema):
-            ga = ground(reg, inst, schema, binding, rules, ctx)
-            if ga is not None:
-                candidates.append(ga)
-    # forward relaxed reachability (positive conditions only)
-    reached = set(initial_fluents(reg, inst, state)) | {a for rec in state.ongoing for a in _end_adds(reg, rec)}
+    action: GroundAction
+    end: int
+    record: HistoryRecord
+
+
+def ongoing_actions(reg: Registries, inst: Instance, state: ReplayResult) -> list[Ongoing]:
+    """The history actions still running at the decision time, in the order the evaluator ends them at equal
+    times."""
+    grounder = Grounder(reg, inst, state)
+    out = []
+    for rec in state.ongoing:
+        schema = reg.actions[rec.name]
+        ga = grounder.ground(schema, dict(zip(schema.param_names, rec.args, strict=True)), strict=False)
+        assert ga is not None  # strict=False never prunes
+        pseudo = replace(ga, name=f"ongoing:{ga.name}", duration=0, grippers=(), cond_start=(), eff_start=(),
+                         contacts_start=(), treats_start=(), updates_start=(), consumes=(), costs=())
+        out.append(Ongoing(pseudo, rec.end - inst.decision_time, rec))
+    return sorted(out, key=lambda o: (o.end, -o.record.index))
+
+
+def reachable_facts(actions: Iterable[GroundAction], init: set[Atom]) -> tuple[set[Atom], list[GroundAction]]:
+    """Forward delete-relaxed reachability (positive conditions only, guards optimistic, derived conditions
+    ignored): every fact that can ever hold and the actions that can ever happen."""
+    candidates = list(actions)
+    reached = set(init)
     usable: list[GroundAction] = []
     done: set[int] = set()
     changed = True
@@ -172,95 +463,158 @@ def ground_all(reg: Registries, inst: Instance, state: ReplayResult, focus: bool
         for i, ga in enumerate(candidates):
             if i in done:
                 continue
-            needs = [a for a, pos in (*ga.cond_start, *ga.cond_overall, *ga.cond_end) if pos]
-            if all(a in reached for a in needs):
+            if all(a in reached for a, pos in ga.conditions if pos and not is_derived(a)):
                 usable.append(ga)
                 done.add(i)
-                for a, pos in (*ga.eff_start, *ga.eff_end):
-                    if pos and a not in reached:
-                        reached.add(a)
-                        changed = True
-    if focus:
-        return focused(inst, usable, set(initial_fluents(reg, inst, state)))
-    # backward relevance from the goals; treatments are relevant whenever their target can touch anything
-    relevant_atoms = {g for g in inst.goals if g[0] != "safe"}
-    relevant: set[GroundAction] = set()
-    changed = True
-    while changed:
-        changed = False
-        for ga in usable:
-            if ga in relevant:
-                continue
-            adds = {a for a, pos in (*ga.eff_start, *ga.eff_end) if pos}
-            if adds & relevant_atoms:
-                relevant.add(ga)
-                new = {a for a, _ in (*ga.cond_start, *ga.cond_overall, *ga.cond_end)} - relevant_atoms
+                new = set(ga.adds()) - reached
                 if new:
-                    relevant_atoms |= new
-                changed = True
-    touched = {c for ga in relevant for x, y in (*ga.contacts_start, *ga.contacts_end) for c in (x, y)}
-    for ga in usable:
-        if ga.treatment and ga.treatment[1] in touched:
-            relevant.add(ga)
-    return [ga for ga in usable if ga in relevant]
+                    reached |= new
+                    changed = True
+    order = {id(ga): i for i, ga in enumerate(candidates)}
+    return reached, sorted(usable, key=lambda ga: order[id(ga)])
 
 
-def _end_adds(reg: Registries, rec) -> list[Atom]:  # noqa: ANN001
-    schema = reg.actions[rec.name]
-    binding = dict(zip(schema.param_names, rec.args, strict=True))
-    return [lit.ground(binding).atom for lit in schema.eff_end if lit.positive] + [
-        a for a in resource_fluents(schema, binding)]
+def _prune_guards(ga: GroundAction, reached: set[Atom]) -> GroundAction | None:
+    """Conditions and guards decided by reachability: a positive one over a fact that can never hold is false
+    (the action, or the guarded contact/treatment/update, never happens), a negative one is true."""
+
+    def simplify(conds: Iterable[Cond]) -> tuple[Cond, ...] | None:
+        out = []
+        for atom, pos in conds:
+            if is_derived(atom) or atom in reached:
+                out.append((atom, pos))
+            elif pos:
+                return None
+        return tuple(out)
+
+    def keep(items: tuple) -> tuple:
+        out = []
+        for x in items:
+            g = simplify(x.guard)
+            if g is None:
+                continue
+            if isinstance(x, Update) and not g:
+                continue  # handled by the caller (becomes unconditional)
+            out.append(replace(x, guard=g))
+        return tuple(out)
+
+    conds = [simplify(c) for c in (ga.cond_start, ga.cond_overall, ga.cond_end)]
+    if any(c is None for c in conds):
+        return None
+    eff = {w: list(getattr(ga, f"eff_{w}")) for w in ("start", "end")}
+    for w in ("start", "end"):
+        for u in getattr(ga, f"updates_{w}"):
+            g = simplify(u.guard)
+            if g is not None and not g:
+                eff[w].append(u.effect)
+    return replace(ga, cond_start=conds[0], cond_overall=conds[1], cond_end=conds[2],
+                   eff_start=tuple(dict.fromkeys(eff["start"])), eff_end=tuple(dict.fromkeys(eff["end"])),
+                   contacts_start=keep(ga.contacts_start), contacts_end=keep(ga.contacts_end),
+                   treats_start=keep(ga.treats_start), treats_end=keep(ga.treats_end),
+                   updates_start=keep(ga.updates_start), updates_end=keep(ga.updates_end))
+
+
+def reachable_init(reg: Registries, inst: Instance, state: ReplayResult) -> set[Atom]:
+    """The facts true at the decision time plus what the ongoing history actions may add when they end."""
+    return initial_fluents(reg, inst, state) | {a for o in ongoing_actions(reg, inst, state) for a in o.action.adds()}
+
+
+def reachable_actions(reg: Registries, inst: Instance, state: ReplayResult) -> list[GroundAction]:
+    """Every ground action of the instance's K that can happen from the replayed state: no plan uses any other
+    (delete-relaxed reachability over-approximates what can ever hold), and its guards are decided where
+    reachability decides them."""
+    grounder = Grounder(reg, inst, state)
+    candidates = []
+    for name in sorted(inst.actions):
+        schema = reg.actions[name]
+        for binding in grounder.bindings(schema):
+            ga = grounder.ground(schema, binding)
+            if ga is not None:
+                candidates.append(ga)
+    reached, usable = reachable_facts(candidates, reachable_init(reg, inst, state))
+    return [p for p in (_prune_guards(ga, reached) for ga in usable) if p is not None]
+
+
+def ground_all(reg: Registries, inst: Instance, state: ReplayResult, focus: bool = False) -> list[GroundAction]:
+    """Ground actions of the instance's K that can happen from the replayed state (:func:`reachable_actions`);
+    with ``focus`` (Hygiene-NSP's grounding, paper §IV-A) only near-cheapest achievers (:func:`focused`), a
+    heuristic that is never the basis of a claim."""
+    usable = reachable_actions(reg, inst, state)
+    return focused(reg, inst, usable, reachable_init(reg, inst, state)) if focus else usable
 
 
 #: Achievers kept per needed fact: those at most this many relaxed layers above the cheapest one.
 SLACK = 1
 
 
-def focused(inst: Instance, usable: list[GroundAction], init: set[Atom]) -> list[GroundAction]:
-    """Backward from the goals: for each needed fact that is not already true, its achievers within
-    ``SLACK`` relaxed layers of the cheapest; their conditions are needed in turn. Treatments of any
-    gripper part the kept actions touch are kept too. (A planner heuristic, not a completeness claim:
-    Hygiene-NSP falls back to the full grounding when the focused model is infeasible.)"""
+def focused(reg: Registries, inst: Instance, usable: list[GroundAction], init: set[Atom]) -> list[GroundAction]:
+    """Backward from the goals: for each needed condition that does not hold in ``init`` (now, or once the ongoing
+    history actions end), its achievers (deleters, for a
+    negative one) within ``SLACK`` relaxed layers of the cheapest; their conditions are needed in turn. Treatments
+    of the carriers the kept actions touch and of the regions of ``(safe o)`` goals are kept too, and what they
+    need (guards included). A planner heuristic, not a completeness claim: Hygiene-NSP proves its answers over
+    every reachable action (docs/planners.md)."""
     relaxed = RelaxedPlanner(usable)
     level = relaxed.levels(init)
-    needed, todo, kept = set(), list(inst.goals), []
-    while todo:
-        atom = todo.pop()
-        if atom in needed:
-            continue
-        needed.add(atom)
-        if atom in init:
-            continue
-        achievers = [i for i in relaxed.achievers.get(atom, ()) if i in level]
-        if not achievers:
-            continue
-        best = min(level[i] for i in achievers)
-        for i in achievers:
-            if level[i] <= best + SLACK and usable[i] not in kept:
-                kept.append(usable[i])
-                todo += relaxed.needs[i]
-    touched = {c for ga in kept for x, y in (*ga.contacts_start, *ga.contacts_end) for c in (x, y)}
-    safe_objects = {g[1] for g in inst.goals if g[0] == "safe"}
-    touched |= {c for ga in usable if ga.treatment for c in [ga.treatment[1]] if c[0] in safe_objects}
-    kept += [ga for ga in usable if ga.treatment and ga.treatment[1] in touched and ga not in kept]
-    # a treatment that needs the item held needs the pick that holds it
-    held = {a for ga in kept if ga.treatment and ga.treatment[1][0] in safe_objects
-            for a, pos in ga.cond_start if pos and a[0] == "holding"}
-    for atom in sorted(held):
-        kept += [ga for ga in usable if ga not in kept and any(a == atom and pos for a, pos in ga.eff_end)]
-    order = {ga: i for i, ga in enumerate(usable)}
-    return sorted(kept, key=order.__getitem__)
+    deleters: dict[Atom, list[int]] = {}
+    for i, ga in enumerate(usable):
+        for a, pos in ga.effect_literals():
+            if not pos:
+                deleters.setdefault(a, []).append(i)
+    rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
+    kept: dict[int, None] = {}
+    needed: set[Cond] = set()
+    todo: list[Cond] = [(g, True) for g in inst.goals if g[0] != "safe"]
+    touched = {c for g in inst.goals if g[0] == "safe" for c, _ in rules.unsafe_facts(g[1])}
+
+    def keep(i: int) -> None:
+        if i in kept:
+            return
+        kept[i] = None
+        ga = usable[i]
+        todo.extend(c for c in (*ga.conditions, *ga.guards) if not is_derived(c[0]))
+        touched.update(c for x in ga.contacts for c in x.pair)
+
+    broken: set[Cond] = set()  # over-all conditions that hold now but a kept action may undo: achievers too
+    while True:
+        while todo:
+            cond = todo.pop()
+            if cond in needed:
+                continue
+            needed.add(cond)
+            atom, pos = cond
+            if (atom in init) == pos and cond not in broken:
+                continue
+            pool = relaxed.achievers.get(atom, ()) if pos else deleters.get(atom, ())
+            achievers = [i for i in pool if i in level]
+            if achievers:
+                best = min(level[i] for i in achievers)
+                for i in achievers:
+                    if level[i] <= best + SLACK:
+                        keep(i)
+        more = [i for i, ga in enumerate(usable) if i not in kept and any(t.target in touched for t in ga.treats)]
+        undone = {(a, not pos) for i in kept for a, pos in usable[i].effect_literals()}
+        again = {c for i in kept for c in usable[i].cond_overall  # (a door opened to load must be shut to run)
+                 if c in undone and (c[0] in init) == c[1] and c not in broken}
+        if not more and not again:
+            break
+        for i in more:
+            keep(i)
+        broken |= again
+        needed -= again
+        todo.extend(again)
+    return [usable[i] for i in sorted(kept)]
 
 
 class RelaxedPlanner:
-    """FF-style relaxed plans over a fixed action list (delete effects and hygiene ignored), with each action's
-    positive conditions and adds and each fact's achievers indexed once for repeated calls."""
+    """FF-style relaxed plans over a fixed action list (delete effects, guards and hygiene ignored), with each
+    action's positive conditions and adds and each fact's achievers indexed once for repeated calls."""
 
     def __init__(self, actions: list[GroundAction]):
         self.actions = actions
-        self.needs = [tuple(dict.fromkeys(a for a, pos in (*ga.cond_start, *ga.cond_overall, *ga.cond_end) if pos))
+        self.needs = [tuple(dict.fromkeys(a for a, pos in ga.conditions if pos and not is_derived(a)))
                       for ga in actions]
-        self.adds = [tuple(dict.fromkeys(a for a, pos in (*ga.eff_start, *ga.eff_end) if pos)) for ga in actions]
+        self.adds = [tuple(ga.adds()) for ga in actions]
         self.achievers: dict[Atom, list[int]] = {}
         for i, adds in enumerate(self.adds):
             for a in adds:
@@ -300,6 +654,38 @@ class RelaxedPlanner:
                 chosen.append(best)
                 todo += list(self.needs[best])
         return [self.actions[i] for i in chosen]
+
+
+def relaxed_service(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction]
+                    ) -> list[GroundAction] | None:
+    """An FF-style relaxed plan for the goals: the physical ones, and for every hazard a ``(safe o)`` goal's
+    regions carry now, the earliest (h_max) treatment that may remove it and what that needs (guards included).
+    ``None`` when a goal is unreachable even relaxed. Its length estimates Hygiene-NSP's action bound."""
+    rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
+    init = reachable_init(reg, inst, state)
+    planner = RelaxedPlanner(actions)
+    level = planner.levels(init)
+    carried = state.carried()
+    goals = [g for g in inst.goals if g[0] != "safe"]
+    treatments: list[GroundAction] = []
+    for g in inst.goals:
+        if g[0] != "safe":
+            continue
+        for c, h in rules.unsafe_facts(g[1]):
+            if h not in carried.get(c, ()):
+                continue
+            options = [i for i, a in enumerate(actions) if i in level
+                       and any(t.target == c and rules.removes(t.treatment, c, h) for t in a.treats)]
+            if not options:
+                return None
+            best = actions[min(options, key=lambda i: (level[i], i))]
+            if best not in treatments:
+                treatments.append(best)
+                goals += [a for a, pos in (*best.conditions, *best.guards) if pos and not is_derived(a)]
+    plan = planner.plan(init, goals)
+    if plan is None:
+        return None
+    return plan + [a for a in treatments if a not in plan]
 
 
 def relaxed_plan(actions: list[GroundAction], init: set[Atom], goals: Iterable[Atom]) -> list[GroundAction] | None:

@@ -10,6 +10,7 @@ integer TU and non-decreasing; a plan writer separates coinciding dependent happ
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -19,7 +20,18 @@ from hygiene_pddl.costs import DIMENSIONS, CostVector
 from hygiene_pddl.hygiene import HygieneRules
 from hygiene_pddl.instances.model import Carrier, Instance
 from hygiene_pddl.literals import Atom
-from hygiene_pddl.planners.grounding import GroundAction, free_fluent, initial_fluents
+from hygiene_pddl.planners.grounding import (
+    NEVER,
+    ROOM,
+    Cond,
+    GroundAction,
+    counted_atoms,
+    free_fluent,
+    initial_fluents,
+    is_derived,
+    ongoing_actions,
+)
+from hygiene_pddl.planners.lexsat import CpModel
 from hygiene_pddl.registries.model import Registries
 from hygiene_pddl.replay import ReplayResult
 
@@ -77,9 +89,11 @@ def group_objectives(items: Sequence[tuple[str, cp_model.LinearExprT]], upper: d
 
 
 def cost_objectives(inst: Instance, actions: Sequence[GroundAction], used: Sequence, makespan: cp_model.IntVar,
-                    horizon: int) -> tuple[list[tuple[str, cp_model.LinearExprT]], dict[str, int], dict[str, int]]:
-    """The profile's dimensions in order as integer expressions over the used actions (makespan as given),
-    the dimensions no action can change (constant 0) and an upper bound of each expression."""
+                    horizon: int, multiplicity: int = 1
+                    ) -> tuple[list[tuple[str, cp_model.LinearExprT]], dict[str, int], dict[str, int]]:
+    """The profile's dimensions in order as integer expressions over the used actions (``used``: 0/1 flags, or
+    occurrence counts of at most ``multiplicity``; makespan as given), the dimensions no action can change
+    (constant 0) and an upper bound of each expression."""
     objectives, constant, upper = [], {}, {}
     for dim in inst.profile.order:
         if dim == "makespan":
@@ -89,7 +103,7 @@ def cost_objectives(inst: Instance, actions: Sequence[GroundAction], used: Seque
         coefs = [(used[j], a.cost(dim)) for j, a in enumerate(actions) if a.cost(dim)]
         if coefs:
             objectives.append((dim, sum(c * v for v, c in coefs)))
-            upper[dim] = sum(c for _, c in coefs)
+            upper[dim] = sum(c for _, c in coefs) * multiplicity
         else:
             constant[dim] = 0
     assert set(constant) | {d for d, _ in objectives} == set(DIMENSIONS)
@@ -101,13 +115,16 @@ def contamination_fluents(rules: HygieneRules, actions: Iterable[GroundAction], 
     """(carrier, hazard) fluents.
 
     Full state: every carrier and hazard. Projected state (paper §IV-B): only hazards some carrier
-    carries now, on carriers a chain of the actions' contacts can carry them to from where they are.
+    carries now, on carriers a chain of the actions' contacts (whatever their guards) can carry them to from
+    where they are, and only where something can touch or treat them or a goal reads them: no other carrier
+    can ever gain the hazard (events only happen in histories), and a fact nothing reads needs no fluent.
     """
     if not project:
         return [("contaminated", c, h) for c in rules.carriers() for h in rules.hazards]
     actions = list(actions)
-    edges = [(x, y) for a in actions for pair in (*a.contacts_start, *a.contacts_end)
-             for x, y in (pair, pair[::-1])]
+    edges = [(x, y) for a in actions for c in a.contacts for x, y in (c.pair, c.pair[::-1])]
+    touched = {c for x, y in edges for c in (x, y)} | {t.target for a in actions for t in a.treats}
+    touched |= {c for g in goals if g[0] == "safe" for c, _ in rules.unsafe_facts(g[1])}
     out = []
     carried = state.carried()
     for h in rules.hazards:
@@ -119,51 +136,85 @@ def contamination_fluents(rules: HygieneRules, actions: Iterable[GroundAction], 
                 if x == c and y not in reach and rules.crosses(h, x, y):
                     reach.add(y)
                     frontier.append(y)
-        touched = {c for x, y in edges for c in (x, y)} | {a.treatment[1] for a in actions if a.treatment}
-        touched |= {c for g in goals for c, _ in rules.unsafe_facts(g[1]) if g[0] == "safe"}
         out += [("contaminated", c, h) for c in sorted(reach & touched)]
     return out
 
 
-def ongoing_ends(reg: Registries, inst: Instance, state: ReplayResult) -> list[tuple[GroundAction, int]]:
-    """History actions still running at the decision time, as end-only pseudo actions at fixed times: their
-    end effects, contacts and treatments happen inside the continuation; they cost nothing and are not plan
-    steps (over-all conditions of executed actions are not re-checked, as in the evaluator and the PDDL)."""
-    from dataclasses import replace
+class _Fluents:
+    """The model's state variables: ``b[k][i]`` is fluent i before slot k; conditions (derived capacity
+    conditions included) and guards as literals at a slot."""
 
-    from hygiene_pddl.planners.grounding import ground
+    def __init__(self, m: cp_model.CpModel, fluents: list[Fluent], initial: list[int], changing: set[int],
+                 n_slots: int):
+        self.m, self.fluents = m, fluents
+        self.index = {f: i for i, f in enumerate(fluents)}
+        self.constants = {i: m.new_constant(initial[i]) for i in range(len(fluents)) if i not in changing}
+        self.b = [[self.constants[i] if i in self.constants else m.new_bool_var(f"b{k}_{i}")
+                   for i in range(len(fluents))] for k in range(n_slots + 1)]
+        for i in range(len(fluents)):
+            if i not in self.constants:
+                m.add(self.b[0][i] == initial[i])
+        self._room: dict[tuple[int, Atom], object] = {}
+        self._guards: dict[tuple, object] = {}
 
-    rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
-    out = []
-    for rec in state.ongoing:
-        schema = reg.actions[rec.name]
-        ga = ground(reg, inst, schema, dict(zip(schema.param_names, rec.args, strict=True)), rules)
-        if ga is None:
-            continue
-        pseudo = replace(ga, name=f"ongoing:{ga.name}", duration=0, grippers=(), cond_start=(), cond_overall=(),
-                         cond_end=(), eff_start=(), contacts_start=(), consumes=(), costs=())
-        out.append((pseudo, rec.end - inst.decision_time))
-    return out
+    def atom(self, k: int, atom: Atom):  # noqa: ANN201 - a CP-SAT literal
+        if atom[0] == ROOM:
+            key = (k, atom)
+            if key not in self._room:
+                counted = [self.b[k][self.index[a]] for a in counted_atoms(atom, self.fluents)]
+                room = self.m.new_bool_var("")
+                self.m.add(sum(counted) < int(atom[3])).only_enforce_if(room)
+                self.m.add(sum(counted) >= int(atom[3])).only_enforce_if(~room)
+                self._room[key] = room
+            return self._room[key]
+        return self.b[k][self.index[atom]]
+
+    def lit(self, k: int, cond: Cond):  # noqa: ANN201
+        v = self.atom(k, cond[0])
+        return v if cond[1] else ~v
+
+    def guarded(self, k: int, y, guard: tuple[Cond, ...], key: tuple):  # noqa: ANN001, ANN201
+        """A literal true exactly when happening literal ``y`` is true and ``guard`` holds before slot k."""
+        if not guard:
+            return y
+        if (key, k) not in self._guards:
+            g = self.m.new_bool_var("")
+            parts = [y] + [self.lit(k, c) for c in guard]
+            self.m.add_bool_and(parts).only_enforce_if(g)
+            self.m.add_bool_or([~p for p in parts] + [g])
+            self._guards[(key, k)] = g
+        return self._guards[(key, k)]
+
+
+def _physical_fluents(init: set[Atom], goals: Iterable[Atom], actions: Iterable[GroundAction]) -> set[Atom]:
+    physical: set[Atom] = set(init) | {g for g in goals if g[0] != "safe"}
+    for a in actions:
+        physical |= {x for x, _ in (*a.conditions, *a.guards, *a.effect_literals()) if not is_derived(x) or
+                     x == NEVER}
+    return physical
 
 
 def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
                       max_actions: int = 8, project: bool = True,
                       interchangeable: Iterable[Sequence[str]] = ()) -> JointModel:
-    """The joint model; ``interchangeable`` classes of objects (planners/symmetry.py) are first used in order."""
+    """The joint model; ``interchangeable`` classes of objects (planners/symmetry.py) are first used in order.
+
+    History actions still running at the decision time are end-only pseudo actions at their fixed end times
+    (no plan steps, no cost); their over-all conditions hold in every state before their end, and their end
+    comes before any plan happening at the same time (it is a timed literal of the problem)."""
     rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
-    m = cp_model.CpModel()
+    m = CpModel()
     horizon = state.horizon - inst.decision_time
-    pending = ongoing_ends(reg, inst, state)
-    fixed_at = {len(actions) + k: t for k, (_, t) in enumerate(pending)}
-    actions = list(actions) + [ga for ga, _ in pending]
-    n_slots = 2 * (max_actions + len(pending))
+    pending = ongoing_actions(reg, inst, state)
+    fixed_at = {len(actions) + k: o.end for k, o in enumerate(pending)}
+    actions = list(actions) + [o.action for o in pending]
+    n_slots = 2 * max_actions + len(pending)
+    last_time = max([horizon, *fixed_at.values()])
     init = initial_fluents(reg, inst, state)
     carried = state.carried()
 
-    physical: set[Atom] = set(init) | {g for g in inst.goals if g[0] != "safe"}
-    for a in actions:
-        physical |= {x for x, _ in (*a.cond_start, *a.cond_overall, *a.cond_end, *a.eff_start, *a.eff_end)}
-    fluents: list[Fluent] = sorted(physical) + contamination_fluents(rules, actions, state, project, inst.goals)
+    fluents: list[Fluent] = (sorted(_physical_fluents(init, inst.goals, actions))
+                             + contamination_fluents(rules, actions, state, project, inst.goals))
     index = {f: i for i, f in enumerate(fluents)}
 
     def initial_value(f: Fluent) -> int:
@@ -171,28 +222,23 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
             return int(f[2] in carried.get(f[1], frozenset()))
         return int(f in init)
 
+    def dirt(c: Carrier) -> list[int]:
+        return [index[("contaminated", c, h)] for h in rules.hazards if ("contaminated", c, h) in index]
+
     changing = set()
     for a in actions:
-        changing |= {index[x] for x, _ in (*a.eff_start, *a.eff_end)}
-        for x_c, y_c in (*a.contacts_start, *a.contacts_end):
-            changing |= {index[("contaminated", c, h)] for c in (x_c, y_c) for h in rules.hazards
-                         if ("contaminated", c, h) in index}
-        if a.treatment:
-            changing |= {index[("contaminated", a.treatment[1], h)] for h in rules.hazards
-                         if ("contaminated", a.treatment[1], h) in index}
-    constants = {i: m.new_constant(initial_value(f)) for i, f in enumerate(fluents) if i not in changing}
-    b = [[constants[i] if i in constants else m.new_bool_var(f"b{k}_{i}") for i in range(len(fluents))]
-         for k in range(n_slots + 1)]
-    for i, f in enumerate(fluents):
-        if i not in constants:
-            m.add(b[0][i] == initial_value(f))
+        changing |= {index[x] for x, _ in a.effect_literals()}
+        changing |= {i for c in a.contacts for x in c.pair for i in dirt(x)}
+        changing |= {i for t in a.treats for i in dirt(t.target)}
+    state_vars = _Fluents(m, fluents, [initial_value(f) for f in fluents], changing, n_slots)
+    b = state_vars.b
 
     n = len(actions)
     used = [m.new_bool_var(f"x{j}") for j in range(n)]
     ys = [[m.new_bool_var(f"s{j}_{k}") for k in range(n_slots)] for j in range(n)]
     ye = [[m.new_bool_var(f"e{j}_{k}") for k in range(n_slots)] for j in range(n)]
-    tau = [m.new_int_var(0, horizon, f"t{k}") for k in range(n_slots)]
-    start = [m.new_int_var(0, horizon, f"T{j}") for j in range(n)]
+    tau = [m.new_int_var(0, last_time, f"t{k}") for k in range(n_slots)]
+    start = [m.new_int_var(0, last_time, f"T{j}") for j in range(n)]
     slot_used = []
     for k in range(n_slots):
         u = m.new_bool_var(f"u{k}")
@@ -202,95 +248,110 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
             m.add(slot_used[k - 1] >= u)
             m.add(tau[k - 1] <= tau[k])
     for j, a in enumerate(actions):
-        m.add(sum(ys[j]) == used[j])
         m.add(sum(ye[j]) == used[j])
+        for k in range(n_slots):
+            m.add(start[j] + a.duration == tau[k]).only_enforce_if(ye[j][k])
+        if j in fixed_at:  # an ongoing history action: only its end happens, at its fixed time, in some slot
+            m.add(used[j] == 1)
+            m.add(start[j] == fixed_at[j])
+            for k in range(n_slots):
+                m.add(ys[j][k] == 0)
+            continue
+        m.add(sum(ys[j]) == used[j])
+        m.add(start[j] == 0).only_enforce_if(~used[j])
+        for k in range(n_slots):
+            m.add(start[j] == tau[k]).only_enforce_if(ys[j][k])
         sidx = sum(k * ys[j][k] for k in range(n_slots))
         eidx = sum(k * ye[j][k] for k in range(n_slots))
         m.add(eidx >= sidx + 1).only_enforce_if(used[j])
         m.add(start[j] + a.duration <= horizon).only_enforce_if(used[j])
-        for k in range(n_slots):
-            m.add(start[j] == tau[k]).only_enforce_if(ys[j][k])
-            m.add(start[j] + a.duration == tau[k]).only_enforce_if(ye[j][k])
-        m.add(start[j] == 0).only_enforce_if(~used[j])
-        if j in fixed_at:  # an ongoing history action: its end happens at its fixed time, in some slot
-            m.add(used[j] == 1)
-            m.add(start[j] == min(fixed_at[j], horizon))
+    ongoing_js = sorted(fixed_at)
+    if ongoing_js:
+        # an ongoing end is a timed literal: at its time it comes before every plan happening
+        ends_here = [sum(ye[j][k] for j in ongoing_js) for k in range(n_slots)]
+        for k in range(1, n_slots):
+            prev_is_end = m.new_bool_var("")
+            m.add(ends_here[k - 1] == prev_is_end)
+            for j in ongoing_js:
+                m.add(tau[k - 1] < tau[k]).only_enforce_if([ye[j][k], ~prev_is_end])
+        for j1, j2 in itertools.pairwise(ongoing_js):  # equal times: the evaluator's order
+            m.add(sum(k * ye[j1][k] for k in range(n_slots)) < sum(k * ye[j2][k] for k in range(n_slots)))
 
     break_object_symmetry(m, actions, ys, ye, n_slots, interchangeable)
 
     # conditions
     for j, a in enumerate(actions):
         for k in range(n_slots):
-            for atom, pos in a.cond_start:
-                m.add_implication(ys[j][k], b[k][index[atom]] if pos else ~b[k][index[atom]])
-            for atom, pos in a.cond_end:
-                m.add_implication(ye[j][k], b[k][index[atom]] if pos else ~b[k][index[atom]])
+            for cond in a.cond_start:
+                m.add_implication(ys[j][k], state_vars.lit(k, cond))
+            for cond in a.cond_end:
+                m.add_implication(ye[j][k], state_vars.lit(k, cond))
         if not a.cond_overall:
             continue
-        # running before slot k (k >= 1): started in a slot < k and not yet ended
-        running = 0
+        # running before slot k: started in a slot < k and not yet ended; an ongoing history action runs from
+        # the decision time (slot 0) until its end
+        ongoing = j in fixed_at
+        running = 1 if ongoing else 0
+        if ongoing:
+            for cond in a.cond_overall:
+                m.add_bool_or([state_vars.lit(0, cond)])
         for k in range(1, n_slots + 1):
             r = m.new_bool_var(f"r{j}_{k}")
-            m.add(r == running + ys[j][k - 1] - ye[j][k - 1])
+            m.add(r == running + (0 if ongoing else ys[j][k - 1]) - ye[j][k - 1])
             running = r
-            for atom, pos in a.cond_overall:
-                m.add_implication(r, b[k][index[atom]] if pos else ~b[k][index[atom]])
+            for cond in a.cond_overall:
+                m.add_implication(r, state_vars.lit(k, cond))
 
-    # physical effects: frame axioms per slot (a happening that deletes and adds a fact adds it)
-    adds: dict[int, list] = {}
-    dels: dict[int, list] = {}
+    # effects: per fluent and slot, the literals that add it and those that delete it (deletes, then adds)
+    add_terms: dict[tuple[int, int], list] = {}
+    del_terms: dict[tuple[int, int], list] = {}
     for j, a in enumerate(actions):
-        for y, effs in ((ys[j], a.eff_start), (ye[j], a.eff_end)):
-            added = {x for x, pos in effs if pos}
-            for atom, pos in effs:
-                target = adds if pos else dels
-                if not pos and atom in added:
-                    continue
-                target.setdefault(index[atom], []).append(y)
-    # contamination effects
-    transfer_in: dict[tuple[int, int], list] = {}  # (fluent, slot) -> literals that add it
-    removal: dict[int, list] = {}
-    for j, a in enumerate(actions):
-        for y, contacts in ((ys[j], a.contacts_start), (ye[j], a.contacts_end)):
-            for x_c, y_c in contacts:
-                for src, dst in ((x_c, y_c), (y_c, x_c)):
+        for phase, y in (("start", ys[j]), ("end", ye[j])):
+            p = a.phase(phase)
+            added = {x for x, pos in p.effects if pos}
+            for k in range(n_slots):
+                for atom, pos in p.effects:
+                    if pos or atom not in added:
+                        (add_terms if pos else del_terms).setdefault((index[atom], k), []).append(y[k])
+                for u in p.updates:
+                    g = state_vars.guarded(k, y[k], u.guard, (j, phase, u.guard))
+                    atom, pos = u.effect
+                    (add_terms if pos else del_terms).setdefault((index[atom], k), []).append(g)
+                for c in p.contacts:
+                    g = state_vars.guarded(k, y[k], c.guard, (j, phase, c.guard))
+                    for src, dst in (c.pair, c.pair[::-1]):
+                        for h in rules.hazards:
+                            fs, fd = ("contaminated", src, h), ("contaminated", dst, h)
+                            if fs not in index or fd not in index or not rules.crosses(h, src, dst):
+                                continue
+                            w = m.new_bool_var("")
+                            m.add_bool_and([g, b[k][index[fs]]]).only_enforce_if(w)
+                            m.add_bool_or([~g, ~b[k][index[fs]]]).only_enforce_if(~w)
+                            add_terms.setdefault((index[fd], k), []).append(w)
+                            if c.checked and rules.violates(dst, h):
+                                # protection: no checked contact brings h onto dst unless dst already has it
+                                m.add(b[k][index[fs]] - b[k][index[fd]] <= 1 - g)
+                for t in p.treats:
+                    g = state_vars.guarded(k, y[k], t.guard, (j, phase, t.guard))
                     for h in rules.hazards:
-                        fs, fd = ("contaminated", src, h), ("contaminated", dst, h)
-                        if fs not in index or fd not in index or not rules.crosses(h, src, dst):
-                            continue
-                        for k in range(n_slots):
-                            w = m.new_bool_var(f"w{j}_{k}")
-                            m.add_bool_and([y[k], b[k][index[fs]]]).only_enforce_if(w)
-                            m.add_bool_or([~y[k], ~b[k][index[fs]]]).only_enforce_if(~w)
-                            transfer_in.setdefault((index[fd], k), []).append(w)
-                            if rules.violates(dst, h):
-                                # protection: no contact brings h onto dst unless dst already has it
-                                m.add(b[k][index[fs]] - b[k][index[fd]] <= 1 - y[k])
-        if a.treatment:
-            treatment, target = a.treatment
-            for h in rules.hazards:
-                f = ("contaminated", target, h)
-                if f in index and rules.removes(treatment, target, h):
-                    removal.setdefault(index[f], []).append(ye[j])
+                        f = ("contaminated", t.target, h)
+                        if f in index and rules.removes(t.treatment, t.target, h):
+                            del_terms.setdefault((index[f], k), []).append(g)
     for i in range(len(fluents)):
-        if i in constants:
+        if i in state_vars.constants:
             continue
         for k in range(n_slots):
-            add_terms = [y[k] for y in adds.get(i, [])] + transfer_in.get((i, k), [])
-            del_terms = [y[k] for y in dels.get(i, [])] + [y[k] for y in removal.get(i, [])]
+            adds, dels = add_terms.get((i, k), []), del_terms.get((i, k), [])
             before, after = b[k][i], b[k + 1][i]
-            if not add_terms and not del_terms:
+            if not adds and not dels:
                 m.add(after == before)
                 continue
-            add = sum(add_terms) if add_terms else 0
-            dele = sum(del_terms) if del_terms else 0
-            for t in add_terms:
+            for t in adds:
                 m.add(after >= t)
-            m.add(after <= before + add)
-            m.add(after >= before - dele)
-            if del_terms:
-                for d in del_terms:
-                    m.add(after <= 1 - d + add)
+            m.add(after <= before + sum(adds))
+            m.add(after >= before - sum(dels))
+            for d in dels:
+                m.add(after <= 1 - d + sum(adds))
 
     for g in inst.goals:
         if g[0] == "safe":
@@ -299,7 +360,7 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
                 if f in index:
                     m.add(b[n_slots][index[f]] == 0)
                 elif h in carried.get(c, frozenset()):
-                    m.add(0 == 1)  # contaminated and no action can treat it: infeasible
+                    m.add_bool_or([])  # contaminated and nothing can treat it: infeasible
         else:
             m.add(b[n_slots][index[g]] == 1)
     for stock in {s for a in actions for s, _ in a.consumes}:
@@ -312,11 +373,13 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
     for j, a in enumerate(actions):
         if j not in fixed_at:
             m.add(makespan >= start[j] + a.duration).only_enforce_if(used[j])
-    for load in loads:  # redundant: a unary resource's work fits before the makespan
-        m.add(makespan >= load)
-    objectives, constant, upper = cost_objectives(inst, actions, used, makespan, horizon)
-    tie = sum(start) + sum(k * ys[j][k] for j in range(n) for k in range(n_slots))
-    upper["tie_break"] = n * horizon + n * (n_slots - 1)
+    for load, some in loads:  # redundant: a unary resource's work fits before the makespan
+        m.add(makespan >= load).only_enforce_if(some)
+    plan_js = [j for j in range(n) if j not in fixed_at]
+    objectives, constant, upper = cost_objectives(inst, [actions[j] for j in plan_js], [used[j] for j in plan_js],
+                                                  makespan, horizon)
+    tie = sum(start[j] for j in plan_js) + sum(k * ys[j][k] for j in plan_js for k in range(n_slots))
+    upper["tie_break"] = n * last_time + n * (n_slots - 1)
     return JointModel(m, actions, used, start, ys, objectives, constant, tie, n_slots, fluents, upper, ye)
 
 
@@ -329,12 +392,16 @@ def unary_resources(a: GroundAction) -> list[Atom]:
 
 
 def add_resource_no_overlap(m: cp_model.CpModel, actions: list[GroundAction], start: list, used: list,
-                            fixed_at: dict[int, int], state: ReplayResult, decision_time: int) -> list:
+                            fixed_at: dict[int, int], state: ReplayResult, decision_time: int,
+                            count: Sequence | None = None) -> list[tuple[cp_model.LinearExprT, object]]:
     """Redundant with the resource fluents, but propagates far better: the used actions that hold one unary
-    resource do not overlap in time (history actions still holding it occupy it from 0). Returns each
-    resource's load (busy time from 0) as a linear expression."""
+    resource do not overlap in time (history actions still holding it occupy it from 0). Returns, per resource,
+    its load (busy time from 0; ``count`` occurrences of each action, default one per used action) and the
+    literal under which it bounds the makespan (some used action holds the resource)."""
+    count = used if count is None else count
     by_resource: dict[Atom, list] = {}
     load: dict[Atom, list] = {}
+    users: dict[Atom, list] = {}
     for j, a in enumerate(actions):
         if j in fixed_at:
             continue
@@ -343,7 +410,8 @@ def add_resource_no_overlap(m: cp_model.CpModel, actions: list[GroundAction], st
             iv = m.new_optional_fixed_size_interval_var(start[j], a.duration, used[j], "")
             for r in resources:
                 by_resource.setdefault(r, []).append(iv)
-                load.setdefault(r, []).append(a.duration * used[j])
+                load.setdefault(r, []).append(a.duration * count[j])
+                users.setdefault(r, []).append(used[j])
     for resource, until in state.busy_until:
         fluent = free_fluent(resource)
         if fluent in by_resource and until > decision_time:
@@ -352,7 +420,13 @@ def add_resource_no_overlap(m: cp_model.CpModel, actions: list[GroundAction], st
     for intervals in by_resource.values():
         if len(intervals) > 1:
             m.add_no_overlap(intervals)
-    return [sum(terms) for terms in load.values()]
+    out = []
+    for r, terms in load.items():
+        some = m.new_bool_var("")
+        m.add_bool_or(users[r]).only_enforce_if(some)
+        m.add(sum(users[r]) == 0).only_enforce_if(~some)
+        out.append((sum(terms), some))
+    return out
 
 
 def break_object_symmetry(m: cp_model.CpModel, actions: list[GroundAction], ys: list, ye: list, n_slots: int,
@@ -408,7 +482,7 @@ def completed_hint(jm: JointModel, plan: list[GroundAction], classes: Iterable[S
 
 
 def carriers_of(actions: Iterable[GroundAction]) -> set[Carrier]:
-    return {c for a in actions for pair in (*a.contacts_start, *a.contacts_end) for c in pair}
+    return {c for a in actions for contact in a.contacts for c in contact.pair}
 
 
 def solution(jm: JointModel, res) -> tuple[list, CostVector]:  # noqa: ANN001 - a LexResult
@@ -419,7 +493,8 @@ def solution(jm: JointModel, res) -> tuple[list, CostVector]:  # noqa: ANN001 - 
     for j, a in enumerate(jm.actions):
         if res.boolean_value(jm.used[j]) and not a.name.startswith("ongoing:"):
             order = sum(k * res.value(v) for k, v in enumerate(jm.start_slot[j]))
-            steps.append(ChosenStep(res.value(jm.start[j]), a.name, a.args, a.duration, order))
+            end_order = sum(k * res.value(v) for k, v in enumerate(jm.end_slot[j]))
+            steps.append(ChosenStep(res.value(jm.start[j]), a.name, a.args, a.duration, order, end_order))
     steps.sort(key=lambda s: (s.start, s.order))
     values = {**jm.constant_dims, **{d: res.value(e) for d, e in jm.objectives}}
     return steps, CostVector.from_mapping({d: values[d] for d in DIMENSIONS})

@@ -47,6 +47,20 @@ __all__ = [
 ObjectiveList = Sequence[tuple[str, cp_model.LinearExprT]] | Mapping[str, cp_model.LinearExprT]
 
 
+class CpModel(cp_model.CpModel):
+    """``cp_model.CpModel`` without the deprecated camel-case aliases its constructor installs on every instance
+    (about a millisecond per model and clone, which the planners build several of per instance)."""
+
+    def _add_pre_pep8_methods(self) -> None:
+        pass
+
+    def clone(self) -> CpModel:
+        out = CpModel()
+        out.proto.copy_from(self.proto)
+        out.rebuild_constant_map()
+        return out
+
+
 class LexStatus(enum.Enum):
     """Outcome of a lexicographic solve."""
 
@@ -241,14 +255,16 @@ class _Clock:
         """Give the share of ``runs`` runs that will not happen to the later ones."""
         self.runs_left = max(0, self.runs_left - runs)
 
-    def slice(self) -> tuple[float, float | None]:
+    def slice(self, whole: bool = False) -> tuple[float, float | None]:
+        """The next run's (seconds, deterministic seconds): an even share, or with ``whole`` all that is left."""
+        runs = 1 if whole else max(1, self.runs_left)
         left = max(0.0, self.seconds - (time.perf_counter() - self.start))
-        share = left / max(1, self.runs_left)
         dshare = None
         if self.dtime is not None:
-            dshare = max(0.0, self.dtime - self.dtime_used) / max(1, self.runs_left)
-        self.runs_left -= 1
-        return share, dshare
+            dshare = max(0.0, self.dtime - self.dtime_used) / runs
+        if not whole:
+            self.runs_left -= 1
+        return left / runs, dshare
 
 
 def _finite(bound: float) -> int | None:
@@ -262,8 +278,9 @@ def _solve(
     clock: _Clock,
     presolve: bool | None = None,
     dtime_cap: float | None = None,
+    whole: bool = False,
 ) -> _Run:
-    seconds, dtime = clock.slice()
+    seconds, dtime = clock.slice(whole)
     if dtime_cap is not None:
         dtime = dtime_cap if dtime is None else min(dtime, dtime_cap)
     t0 = time.perf_counter()
@@ -342,8 +359,10 @@ def lexsolve(
 
     ``time_limit`` (wall seconds) and ``deterministic_time`` (CP-SAT deterministic seconds, for
     reproducible budgets) are global budgets split evenly over the remaining stages, unused time
-    going on to later ones.  ``tie_break`` adds a last stage that makes the solution canonical;
-    it does not affect the status (see :attr:`LexResult.canonical`).  ``certify=True`` re-runs
+    going on to later ones; a stage that finds no solution in its share while none is known yet (no
+    ``hint``, no earlier stage) goes on with the whole remaining budget, since later stages need one.
+    ``tie_break`` adds a last stage that makes the solution canonical; it does not affect the
+    status (see :attr:`LexResult.canonical`).  ``certify=True`` re-runs
     every stage with ``cp_model_presolve=False`` (sharing the budget) and flags disagreements in
     the stage records; a disagreeing stage is reported unproved and the better witnessed
     solution is kept.  ``certify="raise"`` raises :class:`CertificationError` instead.
@@ -403,8 +422,16 @@ def lexsolve(
         run = (_solve(work, expression, settings, clock, presolve=False, dtime_cap=tie_break_deterministic_time)
                if capped else _solve(work, expression, settings, clock))
         wall = run.wall
-        proved = run.status == cp_model.OPTIMAL
         notes: list[str] = []
+        if solution is None and run.solution is None and run.status == cp_model.UNKNOWN:
+            # nothing to carry into later stages yet: their shares are worth nothing without a solution
+            more = _solve(work, expression, settings, clock, whole=True)
+            if more.wall > 0.0:
+                notes.append(f"no solution within the stage's share ({wall:.2f} s): went on with the whole "
+                             f"remaining budget ({more.wall:.2f} s more)")
+                wall += more.wall
+                run = replace(more, wall=wall)
+        proved = run.status == cp_model.OPTIMAL
         cert: dict[str, Any] = {}
 
         if certify:

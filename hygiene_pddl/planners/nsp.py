@@ -18,10 +18,17 @@ from hygiene_pddl.planners.base import (
     timings_since,
 )
 from hygiene_pddl.planners.greedy import SequentialSearch
-from hygiene_pddl.planners.grounding import GroundAction, ground_all, initial_fluents, relaxed_plan
+from hygiene_pddl.planners.grounding import (
+    GroundAction,
+    focused,
+    reachable_actions,
+    reachable_init,
+    relaxed_service,
+)
 from hygiene_pddl.planners.joint import JointModel, build_joint_model, completed_hint, solution
 from hygiene_pddl.planners.lexsat import LexResult, LexSettings, LexStatus, lexsolve
-from hygiene_pddl.planners.relaxation import relaxed_optimum
+from hygiene_pddl.planners.relaxation import SETTINGS as RELAXATION_SETTINGS
+from hygiene_pddl.planners.relaxation import better_plan_possible, relaxed_optimum
 from hygiene_pddl.planners.skeleton import Happening, refine
 from hygiene_pddl.planners.symmetry import interchangeable_classes
 from hygiene_pddl.plans.parser import parse_plan
@@ -42,9 +49,13 @@ HINT_FROM = 8
 #: joining the last group measured faster; from 12 actions on, proving the joined group can take seconds).
 SEPARATE_FROM = 12
 
-#: Deterministic seconds for the tie-break stage of longer tasks (bounds of SEPARATE_FROM actions or more): proving
-#: the canonical schedule is the dearest stage there, and it decides no cost.
+#: Deterministic seconds for a separate tie-break stage (always, from bounds of SEPARATE_FROM actions on; below, when
+#: it does not fit the last group's weights): proving the canonical schedule can be the dearest stage, and it
+#: decides no cost.
 TIE_BREAK_DTIME = 0.1
+
+#: How many times the joint model is widened by what a better plan the relaxation admits would use.
+WIDEN_ROUNDS = 3
 
 #: The action bound when the relaxed plan says nothing (a goal unreachable even relaxed) and the least cap.
 DEFAULT_CAP = 6
@@ -98,7 +109,7 @@ class HygieneNSP:
         """The first action bound to try and the cap (equal when ``max_actions`` is given)."""
         if self.max_actions is not None:
             return self.max_actions, self.max_actions
-        relaxed = relaxed_plan(actions, initial_fluents(reg, inst, state), inst.goals)
+        relaxed = relaxed_service(reg, inst, state, actions)  # ongoing ends included
         if relaxed is None:
             return DEFAULT_CAP, DEFAULT_CAP
         # room for one treatment per gripper when some carrier carries a hazard (contamination only spreads
@@ -121,7 +132,7 @@ class HygieneNSP:
     def _by_relaxation(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
                        deadline: float) -> RelaxationProof | None:
         """A plan proved optimal, or a proof that there is none, without the joint model; ``None`` when the
-        relaxation settles neither.
+        relaxation settles neither. ``actions`` is every reachable ground action, so the claims cover every plan.
 
         The relaxation's lexicographic optimum (planners/relaxation.py) bounds every plan's cost vector from
         below. A greedy sequential plan over the actions it chose (planners/greedy.py) is scheduled as given and
@@ -130,12 +141,12 @@ class HygieneNSP:
         and whose cost vector equals the bound is optimal among all plans (of at most ``max_actions`` actions
         when that is given).
         """
-        if state.ongoing or not actions:
+        if not actions:
             return None
-        relaxed = relaxed_optimum(reg, inst, state, actions, SETTINGS, max(0.05, (deadline - time.perf_counter()) / 4),
-                                  self.project, self.max_actions)
+        budget = max(0.05, (deadline - time.perf_counter()) / 4)
+        relaxed = relaxed_optimum(reg, inst, state, actions, RELAXATION_SETTINGS, budget, self.max_actions)
         built, bound, chosen = relaxed.built, relaxed.bound, list(relaxed.chosen)
-        if relaxed.status is LexStatus.INFEASIBLE:  # the joint model is at least as constrained
+        if relaxed.status is LexStatus.INFEASIBLE:  # no plan at all
             return RelaxationProof(PlanStatus.INFEASIBLE, built)
         if relaxed.status is not LexStatus.OPTIMAL:
             return None
@@ -151,7 +162,7 @@ class HygieneNSP:
             left = deadline - time.perf_counter()
             if left <= 0.05:
                 return None
-            _, steps, cost = refine(reg, inst, [(a.name, a.args) for a in skeleton], happenings, left / 2)
+            _, steps, cost = refine(reg, inst, [(a.name, a.args) for a in skeleton], happenings, left / 2, state)
             if steps is None or cost != bound:
                 continue
             text = plan_text(reg, inst, steps, self.name, cost)
@@ -171,7 +182,7 @@ class HygieneNSP:
         stages, tie = self._stages(jm, separate_tie_break=longer)
         res = lexsolve(jm.model, stages, time_limit=max(0.05, deadline - time.perf_counter()), tie_break=tie,
                        settings=SETTINGS, lower_bounds={d: 0 for d, _ in stages}, hint=hint,
-                       tie_break_deterministic_time=TIE_BREAK_DTIME if longer else None)
+                       tie_break_deterministic_time=TIE_BREAK_DTIME if tie is not None else None)
         return jm, res, built
 
     def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:
@@ -180,18 +191,16 @@ class HygieneNSP:
         deadline = t0 + time_limit
         state = replay(inst, reg)
         notes: list[str] = []
-        actions = ground_all(reg, inst, state, focus=self.focus)
+        every = reachable_actions(reg, inst, state)
+        actions = focused(reg, inst, every, reachable_init(reg, inst, state)) if self.focus else every
         focus = self.focus
         classes = interchangeable_classes(inst)
         t_ground = time.perf_counter() - t0
-        proof = self._by_relaxation(reg, inst, state, actions, deadline) if self.relax else None
-        if proof is not None and proof.status is PlanStatus.INFEASIBLE and focus:
-            focus, actions = False, _every_reachable_action(reg, inst, state, notes)
-            proof = self._by_relaxation(reg, inst, state, actions, deadline)
+        within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
+        proof = self._by_relaxation(reg, inst, state, every, deadline) if self.relax else None
         if proof is not None:
             timings = timings_since(t0, t_ground + proof.built)
             if proof.status is PlanStatus.INFEASIBLE:
-                within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
                 notes.append(f"no plan{within} within the deadline: the relaxation has none (proved)")
                 return no_plan_result(self.name, reg, inst, PlanStatus.INFEASIBLE, timings, notes)
             notes.append("optimal: the cost vector meets the relaxation's lower bound (docs/planners.md)")
@@ -208,7 +217,8 @@ class HygieneNSP:
                 notes.append(f"the bound of {bound} actions {why}: raised to {cap}")
                 bound = cap
             elif res.status is LexStatus.INFEASIBLE and focus:
-                focus, actions = False, _every_reachable_action(reg, inst, state, notes)
+                focus, actions = False, every
+                notes.append("focused grounding infeasible: retried with every reachable action")
             else:
                 break
             jm, res, _ = self._run(reg, inst, state, actions, bound, classes, deadline)
@@ -217,25 +227,75 @@ class HygieneNSP:
                              f"{earlier[2]} actions")
                 jm, res, bound = earlier
                 break
-        timings = timings_since(t0, t_build)
+        return self._answer(reg, inst, state, every, jm, res, bound, notes, t0, t_build, deadline, classes)
+
+    def _settle(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
+                jm: JointModel, res: LexResult, bound: int, classes: list[list[str]], notes: list[str],
+                deadline: float) -> tuple[JointModel, LexResult, int, bool]:
+        """Whether the joint model's answer (its optimum, or no plan) holds for every plan: the relaxation over
+        every reachable action admits no plan outside the model (another ground action, one used twice, more than
+        ``bound`` actions) that beats it (that exists at all, for no plan). When it admits one, the model is
+        widened by the ground actions that plan uses (and its length) and solved again, up to ``WIDEN_ROUNDS``
+        times. Returns the model, its answer, its bound and whether the answer is proved for every plan."""
+        for rounds in range(WIDEN_ROUNDS + 1):
+            if res.status not in (LexStatus.OPTIMAL, LexStatus.INFEASIBLE):
+                return jm, res, bound, False
+            cost = solution(jm, res)[1] if res.found else None
+            covered = [a for a in jm.actions if not a.name.startswith("ongoing:")]
+            left = deadline - time.perf_counter()
+            proved, escape = better_plan_possible(reg, inst, state, every, covered, self.max_actions or bound, cost,
+                                                  SETTINGS, max(0.05, left / 2), limit=self.max_actions)
+            if proved or escape is None or escape.repeated or rounds == WIDEN_ROUNDS or left < 0.2:
+                return jm, res, bound, proved
+            inside = {id(a) for a in covered} | {id(a) for a in escape.outside}
+            wider = [a for a in every if id(a) in inside]
+            longer = max(bound, escape.occurrences) if self.max_actions is None else bound
+            jm2, res2, _ = self._run(reg, inst, state, wider, longer, classes, deadline)
+            if res2.status not in (LexStatus.OPTIMAL, LexStatus.INFEASIBLE):
+                return jm, res, bound, False
+            notes.append(f"the relaxation admits a better plan with {len(escape.outside)} other ground action(s) and "
+                         f"{escape.occurrences} actions: the joint model widened to them")
+            jm, res, bound = jm2, res2, longer
+        return jm, res, bound, False
+
+    def _answer(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
+                jm: JointModel, res: LexResult, bound: int, notes: list[str], t0: float, t_build: float,
+                deadline: float, classes: list[list[str]]) -> PlannerResult:
+        """The joint model's answer, with the claims its proof covers (docs/planners.md, "Claims")."""
+        within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
+        jm, res, bound, proved = self._settle(reg, inst, state, every, jm, res, bound, classes, notes, deadline)
         if not res.found:
-            status = PlanStatus.INFEASIBLE if res.status is LexStatus.INFEASIBLE else PlanStatus.UNDETERMINED
-            if status is PlanStatus.INFEASIBLE:
-                notes.append(f"no plan within {bound} actions and the deadline (proved)")
-            return no_plan_result(self.name, reg, inst, status, timings, notes)
+            status = PlanStatus.UNDETERMINED
+            if res.status is LexStatus.INFEASIBLE:
+                if proved:
+                    status = PlanStatus.INFEASIBLE
+                    notes.append(f"no plan{within}: none within {bound} actions (proved), and the relaxation "
+                                 "excludes every other plan")
+                else:
+                    notes.append(f"no plan within {bound} actions and the deadline (proved); plans with more "
+                                 "actions or repeated ground actions are not excluded")
+            return no_plan_result(self.name, reg, inst, status, timings_since(t0, t_build), notes,
+                                  timed_out=res.status is not LexStatus.INFEASIBLE)
         steps, cost = solution(jm, res)
         optimal = res.status is LexStatus.OPTIMAL
         if optimal:
-            notes.append(f"optimal among plans of at most {bound} actions")
-        return PlannerResult(self.name, inst.id, PlanStatus.PLAN, optimal, tuple(steps),
-                             plan_text(reg, inst, steps, self.name, cost), cost, timings, tuple(notes))
-
-
-def _every_reachable_action(reg: Registries, inst: Instance, state: ReplayResult, notes: list[str]
-                            ) -> list[GroundAction]:
-    """The full grounding, for a retry after the focused one proved to have no plan (said in ``notes``)."""
-    notes.append("focused grounding infeasible: retried with every reachable action")
-    return ground_all(reg, inst, state, focus=False)
+            optimal = proved
+            notes.append(f"optimal{within}: the best of at most {bound} actions, and the relaxation shows that no "
+                         "other plan is better" if optimal else
+                         f"optimal among plans of at most {bound} actions, each ground action once; a better plan "
+                         "outside them is not excluded")
+        try:
+            text = plan_text(reg, inst, steps, self.name, cost)
+        except ValueError as exc:  # coinciding happenings that no epsilon offsets can order
+            notes.append(f"internal: the schedule cannot be written ({exc})")
+            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings_since(t0, t_build), notes)
+        report = evaluate_plan(reg, inst, parse_plan(text))
+        if not report.valid or report.cost != cost:
+            why = report.findings[0].message if report.findings else f"cost {report.cost} instead of {cost}"
+            notes.append(f"internal: the instance-level evaluator rejects the joint model's plan ({why})")
+            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings_since(t0, t_build), notes)
+        return PlannerResult(self.name, inst.id, PlanStatus.PLAN, optimal, tuple(steps), text, cost,
+                             timings_since(t0, t_build), tuple(notes))
 
 
 def gripper_rounds(plan: list[GroundAction]) -> list[GroundAction]:

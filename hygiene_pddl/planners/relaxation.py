@@ -1,49 +1,73 @@
-"""A relaxation of Hygiene-NSP's joint model: which actions, when, at what cost, without the state sequence.
+"""A relaxation of every plan: which actions, when, at what cost, without the state sequence.
 
-Every plan of the joint model (planners/joint.py) gives a solution of this model with the same cost vector,
-so the relaxation's lexicographic optimum bounds every plan's cost vector from below. It keeps what is cheap
-to state over the actions alone:
+Every valid plan over the given ground actions gives a solution of this model with a cost vector no larger
+(docs/planners.md, "Proof by relaxation", derives each constraint): map each ground action the plan uses to its
+*first* occurrence, with its start rounded to the TU grid (the evaluator's grid; every constraint below is an
+order between times, which rounding keeps). Repeated occurrences of a ground action are allowed in the plan:
+they only add cost, stock use and load, which the constraints count from below (``counts`` counts them). So
+the relaxation's lexicographic optimum bounds every plan's cost vector from below, whatever its length, and a
+relaxation without solutions proves that no plan over these actions exists. It keeps what is cheap to state over
+the actions alone:
 
-* goals: a goal fact that is false now needs one of its achievers; a ``(safe o)`` goal needs, for every
-  hazard o carries now where it is protected, a treatment that removes it;
-* landmarks: an action's condition that is false now (true now, for a negative one) needs an achiever
-  (a deleter) other than the action itself, and the condition's happening comes no earlier than the first
-  used one (one time variable per needed fact, shared by every action that needs it);
-* protection: a contact that would carry a hazard from a carrier that has it now onto a region protected
-  against it (and clean of it) needs a treatment of that carrier that removes it, ending no later than the
-  contact: nothing can bring the hazard onto a protected clean region, so the carrier must be clean then;
-* irreversible conditions: a condition true now that no action can restore is destroyed only after the last
-  moment an action needs it (the end, for an over-all condition);
-* stocks, the deadline, unary resources (no two actions holding one overlap; each resource's work fits
-  before the makespan) and the cost dimensions exactly as in the joint model.
+* goals: a goal fact that is false now needs an action (or an ongoing history action's end) that may add it; a
+  ``(safe o)`` goal needs, for every hazard o carries now where it is protected, a treatment that may remove it;
+* landmarks: a condition that is false now (true now, for a negative one) needs a provider that may make it so,
+  other than the action itself, no later than the condition's happening (one time per needed fact, shared by
+  its users; the first provider of the first occurrence);
+* protection: an unguarded, checked contact that would carry a hazard from a carrier that has it now onto a
+  region protected against it and clean of it needs a treatment of that carrier that may remove it, no later
+  than the contact: such a region never gains the hazard (a checked arrival would be a violation, and no
+  exempt contact can reach it: otherwise the rule is left out), so the carrier must have lost it, and only
+  treatments remove hazards;
+* irreversible conditions: a condition true now that nothing (no action, no ongoing end, guarded or not) can
+  restore is destroyed (by an unconditional effect) only after the last moment an action needs it;
+* running processes: an ongoing history action's over-all condition is destroyed only at or after its end;
+* stocks, the deadline, unary resources (first occurrences holding one resource do not overlap, nor overlap a
+  history action still holding it; all occurrences' work fits before the makespan) and the cost dimensions.
 
 What it leaves out is the state between happenings: deletions after a support, hazards spreading along a
-chain of contacts, re-contamination after a treatment. Hygiene-NSP uses it before building the joint model
-(``HygieneNSP._by_relaxation``): a valid plan whose cost vector equals the relaxation's optimum is optimal,
-and a relaxation without solutions proves that the joint model has none.
+chain of contacts, re-contamination after a treatment, guards, capacities. Hygiene-NSP uses it before building
+the joint model (``HygieneNSP._by_relaxation``) and to decide whether the joint model's answer covers every plan
+(:func:`better_plan_possible`).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
 from hygiene_pddl.costs import DIMENSIONS, CostVector
 from hygiene_pddl.hygiene import HygieneRules
-from hygiene_pddl.instances.model import Instance
+from hygiene_pddl.instances.model import Carrier, Instance
 from hygiene_pddl.literals import Atom
-from hygiene_pddl.planners.grounding import GroundAction, initial_fluents
-from hygiene_pddl.planners.joint import (
-    add_resource_no_overlap,
-    contamination_fluents,
-    cost_objectives,
-    group_objectives,
+from hygiene_pddl.planners.grounding import (
+    NEVER,
+    GroundAction,
+    initial_fluents,
+    is_derived,
+    may_make,
+    ongoing_actions,
 )
-from hygiene_pddl.planners.lexsat import LexSettings, LexStatus, lexsolve
+from hygiene_pddl.planners.joint import add_resource_no_overlap, cost_objectives, group_objectives
+from hygiene_pddl.planners.lexsat import CpModel, LexSettings, LexStatus, lexsolve
 from hygiene_pddl.registries.model import Registries
 from hygiene_pddl.replay import ReplayResult
+
+#: The relaxation's solver settings: one worker, fixed seed, no presolve, core-based optimisation (on one
+#: instance per family: median 5.6 ms against 10.3 ms with hygiene-nsp's joint-model settings, the same optima).
+SETTINGS = LexSettings(num_workers=1, random_seed=0, linearization_level=0,
+                       extra={"cp_model_presolve": False, "optimize_with_core": True})
+
+#: Fluents that say a unary resource is free (grippers, appliances, capacities).
+_RESOURCES = frozenset({"idle", "appliance-free", "free"})
+
+#: A user of a fact: (ground action index, or -1 - k for the k-th ongoing history action; phase).
+Point = tuple[int, str]
+#: A provider: (index, phase, the guard under which it provides).
+Provider = tuple
 
 
 @dataclass
@@ -57,133 +81,325 @@ class RelaxedModel:
     objectives: list[tuple[str, cp_model.LinearExprT]]
     constant_dims: dict[str, int]
     upper: dict[str, int]
-
-
-def _adds_at(a: GroundAction, atom: Atom, positive: bool) -> str | None:
-    """Where ``a`` makes ``atom`` true (``positive``) or false: "start", "end" or None. A happening that deletes
-    and adds a fact adds it (as in the joint model)."""
-    for when, effs in (("start", a.eff_start), ("end", a.eff_end)):
-        added = {x for x, pos in effs if pos}
-        if positive and atom in added:
-            return when
-        if not positive and atom not in added and (atom, False) in effs:
-            return when
-    return None
+    count: list[cp_model.LinearExprT]  # occurrences of each ground action (``used`` without ``counts``)
 
 
 def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                     project: bool = True, max_actions: int | None = None) -> RelaxedModel:
-    """The relaxation over ``actions`` (the instance must have no history action still running), of plans of at
-    most ``max_actions`` actions when that is given."""
-    if state.ongoing:
-        raise ValueError("the relaxation does not model history actions still running")
+                     max_actions: int | None = None, counts: bool = False) -> RelaxedModel:
+    """The relaxation over ``actions``, of plans of at most ``max_actions`` ground actions when that is given;
+    with ``counts``, each ground action has a number of occurrences (at most the horizon) instead of a flag."""
     rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
-    m = cp_model.CpModel()
+    m = CpModel()
     horizon = state.horizon - inst.decision_time
     init = initial_fluents(reg, inst, state)
     carried = state.carried()
+    ongoing = ongoing_actions(reg, inst, state)
     n = len(actions)
     used = [m.new_bool_var(f"x{j}") for j in range(n)]
     start = [m.new_int_var(0, horizon, f"T{j}") for j in range(n)]
+    count: list[cp_model.LinearExprT] = list(used)
+    if counts:
+        count = []
+        for j in range(n):
+            c = m.new_int_var(0, max(1, horizon), f"n{j}")
+            m.add(c >= 1).only_enforce_if(used[j])
+            m.add(c == 0).only_enforce_if(~used[j])
+            count.append(c)
     if max_actions is not None:
         m.add(sum(used) <= max_actions)
     for j, a in enumerate(actions):
         m.add(start[j] + a.duration <= horizon).only_enforce_if(used[j])
         m.add(start[j] == 0).only_enforce_if(~used[j])
 
-    def at(j: int, when: str) -> cp_model.LinearExprT:
+    def at(p: Point) -> cp_model.LinearExprT:
+        j, when = p[0], p[1]
+        if j < 0:
+            return ongoing[-1 - j].end
         return start[j] + actions[j].duration if when == "end" else start[j]
 
-    def treatments(carrier: tuple, hazard: str) -> list[tuple[int, str]]:
-        return [(i, "end") for i, b in enumerate(actions)
-                if b.treatment and b.treatment[1] == carrier and rules.removes(b.treatment[0], carrier, hazard)]
+    def is_used(p: Point):  # noqa: ANN202 - a literal or True
+        return True if p[0] < 0 else used[p[0]]
 
-    def first_provider(providers: list[tuple[int, str]], users: list[tuple[int, str]]) -> None:
-        """Each used user (action, where it needs it) has a used provider (action, where it provides) other than
-        itself, and happens no earlier than the first used provider. One variable holds that first time for all
-        users: a user's own provider is never earlier than the first one, so nothing is lost by sharing it."""
-        others = {i for i, _ in providers}
-        for j, _ in users:
-            m.add(sum(used[i] for i in others - {j}) >= used[j])
-        first = m.new_int_var(0, horizon, "")
-        needed = m.new_bool_var("")
-        chosen = []
-        for i, where in providers:
+    everything = [(j, a) for j, a in enumerate(actions)] + [(-1 - k, o.action) for k, o in enumerate(ongoing)]
+
+    # providers are (action index, phase, guard): a guarded one needs its guard made true first
+    makes: dict[tuple[Atom, bool], list[Provider]] = {}  # who may make the atom take the value, and when
+    sure: dict[tuple[Atom, bool], list[Provider]] = {}  # who certainly makes it take the value
+    removes: dict[tuple[Carrier, str], list[Provider]] = {}  # treatments that may remove the hazard
+    for j, a in everything:
+        for w in ("start", "end"):
+            p = a.phase(w)
+            lits = set(p.effects) | {u.effect for u in p.updates}
+            for atom, value in lits:
+                if value or (atom, True) not in p.effects:  # deletes, then adds
+                    guard = () if (atom, value) in p.effects else next(u.guard for u in p.updates
+                                                                        if u.effect == (atom, value))
+                    makes.setdefault((atom, value), []).append((j, w, guard))
+            for atom, value in p.effects:
+                if (atom, not value) not in lits:
+                    sure.setdefault((atom, value), []).append((j, w, ()))
+            for t in p.treats:
+                for h in rules.hazards:
+                    if rules.removes(t.treatment, t.target, h):
+                        removes.setdefault((t.target, h), []).append((j, w, t.guard))
+
+    def providers(atom: Atom, positive: bool) -> list[Point]:
+        return makes.get((atom, positive), [])
+
+    def treatments(carrier: Carrier, hazard: str) -> list[Point]:
+        return removes.get((carrier, hazard), [])
+
+    last_time = max([horizon, *(o.end for o in ongoing)])
+
+    def choose(pool: list[Provider], options: list) -> None:
+        """A literal per provider that says it is the one relied on: it is used, and its guard literals that do
+        not hold now are made so before it (needs of their own)."""
+        for p in pool:
             s = m.new_bool_var("")
-            m.add_implication(s, used[i])
-            m.add(at(i, where) <= first).only_enforce_if(s)
-            chosen.append(s)
+            if p[0] >= 0:
+                m.add_implication(s, used[p[0]])
+            for atom, pos in p[2]:
+                if not is_derived(atom) and (atom in init) != pos:
+                    need(("condition", atom, pos), (p[0], p[1]), providers(atom, pos), s)
+            options.append(s)
+
+    def first_provider(pool: list[Provider], users: list[tuple[Point, object]], first, needed, chosen: list
+                       ) -> None:
+        """Each active user (a point and the literal that makes it need the fact) has a provider other than
+        itself no later than the user: one variable holds the first provider's time for all users (a user's own
+        provider is never earlier than the first one), and some provider other than the user is used (an ongoing
+        end always is)."""
+        if not any(p[0] < 0 and not p[2] for p in pool):
+            for (j, _), active in users:
+                others = [used[p[0]] for p in pool if p[0] != j and p[0] >= 0] + [1 for p in pool if p[0] < 0]
+                m.add(sum(others) >= (1 if active is True else active))
+        for p, s in zip(pool, chosen, strict=True):
+            m.add(at(p) <= first).only_enforce_if(s)
         m.add(sum(chosen) >= needed)
-        for j, when in users:
-            m.add_implication(used[j], needed)
-            m.add(at(j, when) >= first).only_enforce_if(used[j])
+        for p, active in users:
+            if active is True:
+                m.add(needed == 1)
+                m.add(first <= at(p))
+            else:
+                m.add_implication(active, needed)
+                m.add(at(p) >= first).only_enforce_if(active)
 
-    # What each action needs before one of its happenings: key -> (providers, [(user, when)]).
-    needs: dict[tuple, tuple[list[tuple[int, str]], list[tuple[int, str]]]] = {}
+    needs: dict[tuple, tuple[list[Provider], list[tuple[Point, object]]]] = {}
+    restorers: dict[tuple[Atom, bool], tuple | None] = {}
 
-    def need(key: tuple, j: int, when: str, providers: list[tuple[int, str]]) -> None:
-        needs.setdefault(key, (providers, []))[1].append((j, when))
+    destroyers: dict[tuple[Atom, bool], object] = {}
 
-    # (atom, value) -> the actions that make the atom take that value, and where
-    makes: dict[tuple[Atom, bool], list[tuple[int, str]]] = {}
-    for i, b in enumerate(actions):
-        for atom in dict.fromkeys(x for x, _ in (*b.eff_start, *b.eff_end)):
-            for value in (True, False):
-                where = _adds_at(b, atom, value)
-                if where:
-                    makes.setdefault((atom, value), []).append((i, where))
+    def first_destroyer(atom: Atom, pos: bool):  # noqa: ANN202 - an integer variable, or None
+        """A time no later than every used action's happening that surely makes (atom, pos) untrue (None when no
+        action does)."""
+        key = (atom, pos)
+        if key not in destroyers:
+            pool = [p for p in sure.get((atom, not pos), []) if p[0] >= 0]
+            if not pool:
+                destroyers[key] = None
+            else:
+                d = m.new_int_var(0, last_time, "")
+                for p in pool:
+                    m.add(d <= at(p)).only_enforce_if(used[p[0]])
+                destroyers[key] = d
+        return destroyers[key]
 
-    for j, a in enumerate(actions):
-        own_start = {(x, pos) for x, pos in a.eff_start}
-        for when, last, conds in (("start", "start", a.cond_start), ("start", "end", a.cond_overall),
-                                  ("end", "end", a.cond_end)):
+    def first_restorer(atom: Atom, pos: bool) -> tuple | None:
+        """(needed, first): when ``needed``, some used action that may make (atom, pos) happens at ``first`` or
+        earlier; None when an ongoing end does (nothing to require)."""
+        key = (atom, pos)
+        if key not in restorers:
+            pool = providers(atom, pos)
+            if any(p[0] < 0 for p in pool):
+                restorers[key] = None
+            else:
+                needed, first = m.new_bool_var(""), m.new_int_var(0, last_time, "")
+                chosen = []
+                for p in pool:
+                    s = m.new_bool_var("")
+                    m.add_implication(s, used[p[0]])
+                    m.add(at(p) <= first).only_enforce_if(s)
+                    chosen.append(s)
+                m.add(sum(chosen) >= needed)
+                restorers[key] = (needed, first)
+        return restorers[key]
+
+    def need(key: tuple, user: Point, pool: list[Provider], when=None) -> None:  # noqa: ANN001 - a literal
+        """``user`` needs a provider from ``pool`` when it is used (and ``when`` holds, if given)."""
+        active = is_used(user)
+        if when is not None:
+            act = m.new_bool_var("")
+            m.add_bool_or([x for x in (~active if active is not True else None, ~when, act) if x is not None])
+            active = act
+        needs.setdefault(key, (pool, []))[1].append((user, active))
+
+    for j, a in everything:
+        own_start = set(a.eff_start)
+        groups = [("end", "end", a.cond_end)] if j < 0 else [
+            ("start", "start", a.cond_start), ("start", "end", a.cond_overall), ("end", "end", a.cond_end)]
+        for when, last, conds in groups:
             for atom, pos in conds:
+                if atom == NEVER:
+                    m.add_bool_or([~used[j]] if j >= 0 else [])
+                    continue
+                if is_derived(atom):
+                    continue
                 if (atom in init) != pos:
-                    # a landmark: false now (true, for a negative condition), so it needs a provider
-                    if conds is not a.cond_start and _adds_at(a, atom, pos) == "start" and (atom, pos) in own_start:
-                        continue  # j's own start effect provides it
-                    need(("condition", atom, pos), j, when, makes.get((atom, pos), []))
-                elif (atom, pos) not in makes:
-                    # true now and nothing restores it once destroyed: every destroyer comes after the last
-                    # moment j needs it (an over-all condition is needed until j's end)
-                    for d, where in makes.get((atom, not pos), []):
+                    # a landmark: it does not hold now, so it needs a provider
+                    if conds is not a.cond_start and (atom, pos) in own_start and "start" in may_make(a, atom, pos):
+                        continue  # j's own start provides it
+                    need(("condition", atom, pos), (j, when), providers(atom, pos))
+                    continue
+                if not providers(atom, pos):
+                    # it holds now and nothing restores it once destroyed: every sure destroyer comes after the
+                    # last moment j needs it (an over-all condition is needed until j's end)
+                    for d, where, _ in sure.get((atom, not pos), []):
                         if d != j:
-                            m.add(at(d, where) >= at(j, last)).only_enforce_if([used[j], used[d]])
+                            _after(m, at((d, where)), at((j, last)), [is_used((j, last)), is_used((d, where))])
+                    continue
+                if conds is a.cond_overall or j < 0 or atom[0] in _RESOURCES:
+                    continue  # a unary resource: the no-overlap constraint already says it
+                # it holds now and can be restored: if the first sure destroyer comes strictly before j needs it,
+                # something restored it in between, no later than j's need
+                restorer, destroyed = first_restorer(atom, pos), first_destroyer(atom, pos)
+                if restorer is None or destroyed is None:
+                    continue
+                needed, first = restorer
+                kept = m.new_bool_var("")
+                m.add(destroyed >= at((j, when))).only_enforce_if([used[j], kept])
+                m.add(first <= at((j, when))).only_enforce_if([used[j], ~kept])
+                m.add_bool_or([~used[j], kept, needed])
+        if j >= 0:
+            # a sure destroyer of an over-all condition that holds now and can be restored comes at or after the
+            # action's end, or at or before its start with a restorer used no later than the start (the
+            # condition must hold right after the start happening)
+            for atom, pos in a.cond_overall:
+                if (atom in init) != pos or not providers(atom, pos):
+                    continue
+                restorer = first_restorer(atom, pos)
+                if restorer is None:
+                    continue
+                needed, first = restorer
+                for d, where, _ in sure.get((atom, not pos), []):
+                    if d != j and d >= 0:
+                        after = m.new_bool_var("")
+                        m.add(at((d, where)) >= start[j] + a.duration).only_enforce_if([used[j], used[d], after])
+                        m.add(at((d, where)) <= start[j]).only_enforce_if([used[j], used[d], ~after])
+                        m.add_implication(~after, needed)
+                        m.add(first <= start[j]).only_enforce_if([used[j], used[d], ~after])
+    # running processes keep their over-all conditions until their end
+    for o in ongoing:
+        for atom, pos in o.action.cond_overall:
+            if is_derived(atom):
+                continue
+            for d, where, _ in sure.get((atom, not pos), []):
+                if d >= 0:
+                    m.add(at((d, where)) >= o.end).only_enforce_if(used[d])
 
-    # protection: a carrier with a hazard now must be treated before it touches a clean region protected from it
-    index = set(contamination_fluents(rules, actions, state, project, inst.goals))
-    for j, a in enumerate(actions):
-        for when, contacts in (("start", a.contacts_start), ("end", a.contacts_end)):
-            for x, y in contacts:
-                for src, dst in ((x, y), (y, x)):
-                    for h in carried.get(src, ()):
-                        if (h in carried.get(dst, ()) or not rules.violates(dst, h) or not rules.crosses(h, src, dst)
-                                or ("contaminated", src, h) not in index or ("contaminated", dst, h) not in index):
-                            continue
-                        need(("treatment", src, h), j, when, treatments(src, h))
+    # protection: a carrier with a hazard now must be treated before it touches a clean region protected from it,
+    # unless an exempt contact may have brought the hazard there first
+    reach = _reach(rules, [a for _, a in everything], carried)
+    exempt: dict[tuple[Carrier, str], list[Provider]] = {}
+    for j, a in everything:
+        for w in ("start", "end"):
+            for c in a.phase(w).contacts:
+                if not c.checked:
+                    for x, dst in (c.pair, c.pair[::-1]):
+                        for h in rules.hazards:
+                            if x in reach.get(h, ()) and rules.crosses(h, x, dst):
+                                exempt.setdefault((dst, h), []).append((j, w, c.guard))
 
-    for providers, users in needs.values():
-        first_provider(providers, users)
+    def protect(contact, user: Point, when=None) -> bool:  # noqa: ANN001
+        """The treatments a checked contact needs (when it happens); whether it needs any."""
+        any_need = False
+        for src, dst in (contact.pair, contact.pair[::-1]):
+            for h in carried.get(src, ()):
+                if h in carried.get(dst, ()) or not rules.violates(dst, h) or not rules.crosses(h, src, dst):
+                    continue
+                need(("protect", src, dst, h), user, treatments(src, h) + exempt.get((dst, h), []), when)
+                any_need = True
+        return any_need
 
-    # goals
+    for j, a in everything:
+        for when in ("start", "end"):
+            for contact in a.phase(when).contacts:
+                if not contact.checked:
+                    continue
+                if not contact.guard:
+                    protect(contact, (j, when))
+                    continue
+                # a guarded contact: either some guard literal that holds now is made false first, or the
+                # contact happens and has what it needs (a guard literal false now may stay false: no claim)
+                if any((atom in init) != pos for atom, pos in contact.guard if not is_derived(atom)) or \
+                        any(is_derived(atom) for atom, _ in contact.guard):
+                    continue
+                happens = m.new_bool_var("")
+                if not protect(contact, (j, when), happens):
+                    continue
+                options = [happens]
+                for atom, pos in contact.guard:
+                    off = m.new_bool_var("")
+                    need(("condition", atom, not pos), (j, when), providers(atom, not pos), off)
+                    options.append(off)
+                m.add_bool_or([*options, ~used[j]] if j >= 0 else options)
+
+    # goals: a provider relied on for each goal that does not hold now (its guard made true first)
     for g in inst.goals:
-        if g[0] == "safe":
-            for c, h in rules.unsafe_facts(g[1]):
-                if h in carried.get(c, frozenset()):
-                    m.add(sum(used[i] for i, _ in treatments(c, h)) >= 1)
-        elif g not in init:
-            m.add(sum(used[i] for i, _ in makes.get((g, True), [])) >= 1)
+        pools = ([treatments(c, h) for c, h in rules.unsafe_facts(g[1]) if h in carried.get(c, frozenset())]
+                 if g[0] == "safe" else [providers(g, True)] if g not in init else [])
+        for pool in pools:
+            if not any(p[0] < 0 and not p[2] for p in pool):
+                options: list = []
+                choose(pool, options)
+                m.add_bool_or(options)
+
+    # the providers relied on may need their guards first: choose them until no new need appears, then tie
+    # every need's users to its first provider
+    choices: dict[tuple, tuple] = {}
+    while len(choices) < len(needs):
+        for key in [k for k in needs if k not in choices]:
+            chosen: list = []
+            choose(needs[key][0], chosen)
+            choices[key] = (m.new_int_var(0, last_time, ""), m.new_bool_var(""), chosen)
+    for key, (pool, users) in needs.items():
+        first_provider(pool, users, *choices[key])
+
     for stock in {s for a in actions for s, _ in a.consumes}:
-        m.add(sum(used[j] * dict(a.consumes).get(stock, 0) for j, a in enumerate(actions))
+        m.add(sum(count[j] * dict(a.consumes).get(stock, 0) for j, a in enumerate(actions))
               <= inst.remaining(stock))
-    loads = add_resource_no_overlap(m, actions, start, used, {}, state, inst.decision_time)
+    loads = add_resource_no_overlap(m, actions, start, used, {}, state, inst.decision_time, count)
     makespan = m.new_int_var(0, horizon, "makespan")
     for j, a in enumerate(actions):
         m.add(makespan >= start[j] + a.duration).only_enforce_if(used[j])
-    for load in loads:
-        m.add(makespan >= load)
-    objectives, constant, upper = cost_objectives(inst, actions, used, makespan, horizon)
-    return RelaxedModel(m, list(actions), used, start, objectives, constant, upper)
+    for load, when in loads:
+        m.add(makespan >= load).only_enforce_if(when)
+    objectives, constant, upper = cost_objectives(inst, actions, count, makespan, horizon,
+                                                  horizon if counts else 1)
+    return RelaxedModel(m, list(actions), used, start, objectives, constant, upper, count)
+
+
+def _reach(rules: HygieneRules, actions: list[GroundAction], carried: dict) -> dict[str, set[Carrier]]:
+    """For each hazard, the carriers that may ever carry it: those that do now, and what a chain of contacts
+    (whatever their guards) can carry it to."""
+    edges = [(x, y) for a in actions for c in a.contacts for x, y in (c.pair, c.pair[::-1])]
+    out = {}
+    for h in rules.hazards:
+        seen = {c for c, hs in carried.items() if h in hs}
+        frontier = list(seen)
+        while frontier:
+            c = frontier.pop()
+            for x, y in edges:
+                if x == c and y not in seen and rules.crosses(h, x, y):
+                    seen.add(y)
+                    frontier.append(y)
+        out[h] = seen
+    return out
+
+
+def _after(m: cp_model.CpModel, later: cp_model.LinearExprT, earlier: cp_model.LinearExprT, when: list) -> None:
+    lits = [x for x in when if x is not True]
+    if lits:  # two ongoing history actions: nothing a plan chooses
+        m.add(later >= earlier).only_enforce_if(lits)
 
 
 @dataclass(frozen=True)
@@ -199,11 +415,10 @@ class RelaxedOptimum:
 
 
 def relaxed_optimum(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                    settings: LexSettings, time_limit: float, project: bool = True,
-                    max_actions: int | None = None) -> RelaxedOptimum:
+                    settings: LexSettings, time_limit: float, max_actions: int | None = None) -> RelaxedOptimum:
     """Build the relaxation and solve it lexicographically (grouped stages, as the joint model's)."""
     t = time.perf_counter()
-    rm = build_relaxation(reg, inst, state, actions, project, max_actions)
+    rm = build_relaxation(reg, inst, state, actions, max_actions)
     built = time.perf_counter() - t
     stages = group_objectives(rm.objectives, rm.upper)
     res = lexsolve(rm.model, stages, time_limit=time_limit, settings=settings, lower_bounds={d: 0 for d, _ in stages})
@@ -213,3 +428,88 @@ def relaxed_optimum(reg: Registries, inst: Instance, state: ReplayResult, action
     picked = [j for j, u in enumerate(rm.used) if res.boolean_value(u)]
     return RelaxedOptimum(res.status, CostVector.from_mapping({d: values[d] for d in DIMENSIONS}),
                           tuple(rm.actions[j] for j in picked), tuple(res.value(rm.start[j]) for j in picked), built)
+
+
+@dataclass(frozen=True)
+class Escape:
+    """A relaxation solution outside the joint model that beats its answer: the ground actions outside the model
+    it uses, whether it uses one twice, and how many occurrences it has."""
+
+    outside: tuple[GroundAction, ...]
+    repeated: bool
+    occurrences: int
+
+
+def better_plan_possible(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
+                         covered: Sequence[GroundAction], bound: int, cost: CostVector | None,
+                         settings: LexSettings, time_limit: float, limit: int | None = None
+                         ) -> tuple[bool, Escape | None]:
+    """Whether the relaxation admits a plan the joint model did not cover that beats ``cost`` (any plan, when
+    ``cost`` is None): one that uses a ground action outside ``covered``, uses one twice, or has more than
+    ``bound`` occurrences (of at most ``limit`` occurrences, when plans are limited). Returns (proved, escape):
+    proved when there is none, so the joint model's answer over ``covered`` with ``bound`` actions (each at most
+    once) holds for every plan over ``actions``; otherwise the escape found (None when the solve ran out of
+    time)."""
+    rm = build_relaxation(reg, inst, state, actions, counts=True)
+    m = rm.model
+    if limit is not None:
+        m.add(sum(rm.count) <= limit)
+    inside = {id(a) for a in covered}
+    escapes = [rm.used[j] for j, a in enumerate(actions) if id(a) not in inside]
+    twice = []
+    for j in range(len(actions)):
+        t = m.new_bool_var("")
+        m.add(rm.count[j] >= 2).only_enforce_if(t)
+        m.add(rm.count[j] <= 1).only_enforce_if(~t)
+        twice.append(t)
+    escapes += twice
+    if limit is None or limit > bound:
+        longer = m.new_bool_var("")
+        m.add(sum(rm.count) >= bound + 1).only_enforce_if(longer)
+        m.add(sum(rm.count) <= bound).only_enforce_if(~longer)
+        escapes.append(longer)
+    m.add_bool_or(escapes)
+    if cost is not None:
+        exprs = dict(rm.objectives)
+        _lex_below(m, [(exprs.get(d, 0), cost[d]) for d in inst.profile.order])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = settings.random_seed
+    solver.parameters.linearization_level = 0
+    solver.parameters.cp_model_presolve = False
+    solver.parameters.max_time_in_seconds = max(0.05, time_limit)
+    status = solver.solve(m)
+    if status == cp_model.INFEASIBLE:
+        return True, None
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return False, None
+    outside = tuple(a for j, a in enumerate(actions) if id(a) not in inside and solver.boolean_value(rm.used[j]))
+    return False, Escape(outside, any(solver.boolean_value(t) for t in twice),
+                         sum(solver.value(c) for c in rm.count))
+
+
+def _lex_below(m: cp_model.CpModel, terms: list[tuple[cp_model.LinearExprT, int]]) -> None:
+    """The expressions (in priority order) are lexicographically below the values."""
+    prefix: list = []  # literals: every earlier expression equals its value
+    options = []
+    for expr, value in terms:
+        if isinstance(expr, int):  # a dimension no action changes
+            if expr < value:
+                options.append(_all(m, prefix))
+            if expr != value:
+                break
+            continue
+        below = m.new_bool_var("")
+        m.add(expr <= value - 1).only_enforce_if(below)
+        m.add_bool_and(prefix).only_enforce_if(below)
+        options.append(below)
+        eq = m.new_bool_var("")
+        m.add(expr == value).only_enforce_if(eq)
+        prefix = [*prefix, eq]
+    m.add_bool_or(options)
+
+
+def _all(m: cp_model.CpModel, lits: list):  # noqa: ANN202 - a literal
+    v = m.new_bool_var("")
+    m.add_bool_and(lits).only_enforce_if(v)
+    return v

@@ -26,6 +26,7 @@ import re
 import time
 from dataclasses import dataclass
 
+from hygiene_pddl.hygiene import HygieneRules
 from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.literals import Atom, atom_text
 from hygiene_pddl.planners.base import (
@@ -37,6 +38,7 @@ from hygiene_pddl.planners.base import (
     timings_since,
 )
 from hygiene_pddl.planners.baselines import joint_plan
+from hygiene_pddl.planners.goal_grounding import grounding_usage
 from hygiene_pddl.registries import Registries, load_registries
 from hygiene_pddl.replay import replay
 
@@ -120,6 +122,10 @@ def read_goals(reg: Registries, inst: Instance) -> Reading:
         if atom not in goals:
             goals.append(atom)
             rules.append(rule)
+    # deliveries are safe (docs/world-model-v2.md): a delivered item protected against a hazard must be clean
+    for atom in HygieneRules(reg, dict(inst.objects), inst.hazards).implied_safe_goals(goals):
+        goals.append(atom)
+        rules.append("deliveries are safe")
     return Reading(tuple(goals), tuple(rules))
 
 
@@ -136,14 +142,17 @@ class RuleSat:
         try:
             reading = read_goals(reg, inst)
         except Unreadable as exc:
-            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED,
-                                  timings_since(t0, time.perf_counter() - t0),
-                                  (f"the rules cannot read the request {inst.request!r}: {exc}",))
+            failed = no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED,
+                                    timings_since(t0, time.perf_counter() - t0),
+                                    (f"the rules cannot read the request {inst.request!r}: {exc}",))
+            return dataclasses.replace(failed, usage={"grounding": grounding_usage("rules", None, str(exc)),
+                                                      "outcome": "failed grounding"})
         note = "goals read from the request: " + ", ".join(
             f"{atom_text(g)} ({r})" for g, r in zip(reading.goals, reading.rules, strict=True))
         read = dataclasses.replace(inst, goals=reading.goals)
-        return joint_plan(self.name, reg, read, replay(inst, reg), time_limit, max_actions=self.max_actions,
-                          project=False, focus=False, notes=(note,), t0=t0)
+        result = joint_plan(self.name, reg, read, replay(inst, reg), time_limit, max_actions=self.max_actions,
+                            project=False, focus=False, proves=False, notes=(note,), t0=t0)
+        return dataclasses.replace(result, usage={"grounding": grounding_usage("rules", reading.goals)})
 
 
 register(PlannerInfo("rule-sat", "paper baseline: goals read from the request text by fixed rules (grounded goals "

@@ -2,7 +2,9 @@
 
 A step is shifted as a whole (start and end move together), so durations stay exact. Step j is
 shifted at least epsilon past step i when j depends on i and a happening (start or end) of j
-coincides with a happening of i; shifts accumulate along chains of such dependencies.
+coincides with a happening of i; shifts accumulate along chains of such dependencies. A timed
+initial literal cannot move: a step with a happening at a literal's time that depends on it is
+shifted epsilon past it (VAL puts both in one happening and reads conditions before the literal).
 """
 
 from __future__ import annotations
@@ -51,22 +53,30 @@ def _pairs(deps: Dependencies, spans: list[tuple[Fraction, Fraction]]) -> set[tu
 
 def add_epsilon_offsets(steps: Sequence[PlanStep], dependencies: Dependencies = None,
                         epsilon: Fraction = Fraction(1, 100),
-                        max_drift: Fraction = Fraction(1, 2)) -> tuple[PlanStep, ...]:
+                        max_drift: Fraction = Fraction(1, 2),
+                        literals: Iterable[tuple[Fraction, int]] = ()) -> tuple[PlanStep, ...]:
     """Shift dependent coinciding happenings by `epsilon` along chains.
 
     `dependencies` is a set of index pairs ``(i, j)`` meaning "step j depends on step i", or a
     predicate on such pairs; by default j depends on i when j starts exactly when i ends.
+    `literals` holds ``(time, j)`` pairs: step j depends on a timed literal at `time` (it moves
+    epsilon past the literal when one of its happenings is at that time).
     Raises ValueError on a cyclic dependency or when a shift would reach `max_drift`.
     """
     epsilon = Fraction(epsilon)
     spans = [_times(s) for s in steps]
     pairs = _pairs(dependencies, spans)
+    offset = [Fraction(0)] * len(steps)
+    for time, j in literals:
+        if not 0 <= j < len(steps):
+            raise ValueError(f"bad literal dependency ({time}, {j}) for {len(steps)} steps")
+        if Fraction(time) in spans[j]:
+            offset[j] = epsilon
     succ: dict[int, list[int]] = {i: [] for i in range(len(steps))}
     indegree = [0] * len(steps)
     for i, j in sorted(pairs):
         succ[i].append(j)
         indegree[j] += 1
-    offset = [Fraction(0)] * len(steps)
     ready = [i for i, d in enumerate(indegree) if d == 0]
     done = 0
     while ready:

@@ -5,11 +5,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING, NamedTuple
 
 from hygiene_pddl.decimals import parse_decimal
 from hygiene_pddl.errors import InputError, Location
@@ -17,12 +14,19 @@ from hygiene_pddl.lexical import check_source, read_source
 
 from .model import STATUSES, Plan, PlanStep
 
-_WS = re.compile(r"[ \t\f\r\v]+")
 _STATUS = re.compile(r";\s*status\s*:\s*(\S*)\s*$", re.IGNORECASE)
 _COST = re.compile(r";\s*cost\s*:(.*)$", re.IGNORECASE)
-_COST_ITEM = re.compile(r"([a-z_][a-z0-9_\-]*)=(-?(?:\d+(?:\.\d*)?|\.\d+))$", re.IGNORECASE)
-_TRAILER = re.compile(r";\s*cost\s*=\s*(-?(?:\d+(?:\.\d*)?|\.\d+))\s*(?:\([^)]*\))?\s*$",
-                      re.IGNORECASE)
+_COST_ITEM = re.compile(r"([a-z_][a-z0-9_\-]*)=(-?\d+(?:\.\d*)?)$", re.IGNORECASE)  # no `.5`, as in steps
+_TRAILER = re.compile(r";\s*cost\s*=\s*(-?\d+(?:\.\d*)?)\s*(?:\([^)]*\))?\s*$", re.IGNORECASE)
+if TYPE_CHECKING:
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
+
+#: The plain plan line (ASCII, spaces and tabs): read without Lark; any other line goes to the grammar.
+_NUM = r"(-?[0-9]+(?:\.[0-9]*)?)"
+_FAST_LINE = re.compile(
+    r"[ \t]*(?:(?:" + _NUM + r"[ \t]*:[ \t]*)?\([ \t]*([A-Za-z_][A-Za-z0-9_\-]*(?:[ \t]+[A-Za-z_][A-Za-z0-9_\-]*)*)"
+    r"[ \t]*\)(?:[ \t]*\[[ \t]*" + _NUM + r"[ \t]*\])?)?[ \t]*(;.*)?\Z")
 _SHAPE = "a plan line looks like `1.5: (move robot a b) [2]` or `(move robot a b)`"
 _READABLE = {
     "NAME": "an action or object name",
@@ -40,7 +44,11 @@ _READABLE = {
 
 @lru_cache(maxsize=1)
 def grammar() -> Lark:
-    """The plan grammar's LALR parser (built once)."""
+    """The plan grammar's LALR parser (built once, and only for lines the fast reader does not take)."""
+    from importlib import resources
+
+    from lark import Lark
+
     text = resources.files("hygiene_pddl.plans").joinpath("plan.lark").read_text("utf-8")
     return Lark(text, parser="lalr", lexer="contextual", maybe_placeholders=False)
 
@@ -48,7 +56,7 @@ def grammar() -> Lark:
 def _number(literal: str, source: str, file: str | None, line: int, column: int) -> Fraction:
     try:
         return parse_decimal(literal)
-    except ValueError as exc:
+    except ValueError as exc:  # beyond the length limit
         raise _error(str(exc), source, file, line, column) from None
 
 
@@ -65,6 +73,8 @@ def _error(message: str, text: str, file: str | None, line: int, column: int | N
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         found = "end of line" if tok.type == "_NL" else (
@@ -79,11 +89,15 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
         line, column = exc.line, exc.column
     else:  # pragma: no cover
         found, expected, line, column = "?", "?", exc.line, exc.column
-    return _error(f"syntax error in plan: expected {expected}, found {found}", text, file,
-                  max(line, 1), column)
+    message = f"syntax error in plan: expected {expected}, found {found}"
+    if found in ("'.'", "'-'") and column and re.match(r"-?\.[0-9]", text.split("\n")[max(line, 1) - 1][column - 1:]):
+        message += " (write 0.5, not .5: VAL does not read a number that starts with a dot)"
+    return _error(message, text, file, max(line, 1), column)
 
 
 def _step(tree: Tree, source: str, file: str | None) -> PlanStep:
+    from lark import Tree
+
     time = duration = None
     names: list[str] = []
     for child in tree.children:
@@ -100,7 +114,18 @@ def _step(tree: Tree, source: str, file: str | None) -> PlanStep:
     return PlanStep(names[0], tuple(names[1:]), time, duration, line)
 
 
-def _annotation(comment: Token, text: str, file: str | None, fields: dict) -> None:
+class _Comment(NamedTuple):
+    """A comment as the fast reader found it (the fields of Lark's token that `_annotation` reads)."""
+
+    text: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _annotation(comment: Token | _Comment, text: str, file: str | None, fields: dict) -> None:
     body = str(comment).rstrip("\r")
     m = _STATUS.match(body)
     if m:
@@ -110,6 +135,7 @@ def _annotation(comment: Token, text: str, file: str | None, fields: dict) -> No
                          "undetermined", text, file, comment.line, comment.column)
         fields["status"] = value
         return
+
     def value(literal: str) -> Fraction:
         return _number(literal, text, file, comment.line, comment.column)
 
@@ -124,40 +150,51 @@ def _annotation(comment: Token, text: str, file: str | None, fields: dict) -> No
             fields["cost"] = tuple((i.group(1).lower(), value(i.group(2))) for i in matches)
 
 
-@lru_cache(maxsize=1)
-def _line_pattern() -> re.Pattern:
-    """A plan line with at most one step, in the grammar's own terminals (plan.lark), for the fast path."""
-    num, name, comment = (grammar().get_terminal(n).pattern.to_regexp() for n in ("NUMBER", "NAME", "COMMENT"))
-    ws = r"[ \t\f\r\v]*"
-    step = (rf"(?:(?P<time>{num}){ws}:{ws})?\({ws}(?P<names>(?:{name})(?:[ \t\f\r\v]+(?:{name}))*){ws}\){ws}"
-            rf"(?:\[{ws}(?P<duration>{num}){ws}\]{ws})?")
-    return re.compile(rf"{ws}(?:{step})?(?P<comment>{comment})?")
-
-
 def _fast_lines(text: str, file: str | None, steps: list[PlanStep], fields: dict) -> bool:
-    """Read ``text`` line by line with :func:`_line_pattern` (the grammar's language for one step a line,
-    some hundred times faster than the LALR parser); False, with nothing read, when a line needs the parser."""
-    pattern = _line_pattern()
-    matches = [pattern.fullmatch(line) for line in text.split("\n")[:-1]]
-    if not all(matches):
+    """Read `text` line by line without Lark; False (nothing read) when some line is not a plain one."""
+    if "\r" in text.replace("\r\n", ""):
         return False
-    for number, m in enumerate(matches, start=1):
-        if m.group("names"):
-            time, duration = m.group("time"), m.group("duration")
-            names = _WS.split(m.group("names").lower())
+    matches = []
+    for number, line in enumerate(text.split("\n")[:-1], 1):
+        m = _FAST_LINE.match(line[:-1] if line.endswith("\r") else line)
+        if m is None:
+            return False
+        matches.append((number, m))
+    for number, m in matches:
+        time, names, duration, comment = m.groups()
+        if names is not None:
+            action, *args = names.lower().split()
             steps.append(PlanStep(
-                names[0], tuple(names[1:]),
-                None if time is None else _number(time, text, file, number, m.start("time") + 1),
-                None if duration is None else _number(duration, text, file, number, m.start("duration") + 1),
+                action, tuple(args),
+                None if time is None else _number(time, text, file, number, m.start(1) + 1),
+                None if duration is None else _number(duration, text, file, number, m.start(3) + 1),
                 number))
-        if m.group("comment"):
-            _annotation(Token("COMMENT", m.group("comment"), line=number, column=m.start("comment") + 1),
-                        text, file, fields)
+        if comment is not None:
+            _annotation(_Comment(comment, number, m.start(4) + 1), text, file, fields)
     return True
 
 
-def _parsed_lines(text: str, file: str | None, steps: list[PlanStep], fields: dict) -> None:
-    """Read ``text`` with the LALR parser (any plan; positioned syntax errors)."""
+def parse_plan(text: str, file: str | None = None) -> Plan:
+    """Parse plan text; raise InputError (line:column, the offending line, what was expected)."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark, which VAL ignores
+    if not text.endswith("\n"):
+        text += "\n"
+    check_source(text, file, "plan", nesting=False)
+    steps: list[PlanStep] = []
+    fields: dict = {}
+    if not _fast_lines(text, file, steps, fields):
+        _grammar_lines(text, file, steps, fields)
+    if fields.get("status") and steps:
+        first = steps[0]
+        raise _error(f"the plan says `status: {fields['status']}` but has steps", text, file,
+                     first.line or 1, 1)
+    return Plan(tuple(steps), **fields)
+
+
+def _grammar_lines(text: str, file: str | None, steps: list[PlanStep], fields: dict) -> None:
+    from lark import Tree
+    from lark.exceptions import UnexpectedInput
+
     try:
         tree = grammar().parse(text)
     except UnexpectedInput as exc:
@@ -168,22 +205,6 @@ def _parsed_lines(text: str, file: str | None, steps: list[PlanStep], fields: di
                 steps.append(_step(child, text, file))
             else:
                 _annotation(child, text, file, fields)
-
-
-def parse_plan(text: str, file: str | None = None) -> Plan:
-    """Parse plan text; raise InputError (line:column, the offending line, what was expected)."""
-    if not text.endswith("\n"):
-        text += "\n"
-    check_source(text, file, "plan", nesting=False)
-    steps: list[PlanStep] = []
-    fields: dict = {}
-    if not _fast_lines(text, file, steps, fields):
-        _parsed_lines(text, file, steps, fields)
-    if fields.get("status") and steps:
-        first = steps[0]
-        raise _error(f"the plan says `status: {fields['status']}` but has steps", text, file,
-                     first.line or 1, 1)
-    return Plan(tuple(steps), **fields)
 
 
 def read_plan(path: str | Path) -> Plan:

@@ -70,6 +70,8 @@ class ObjectType:
     base: str | None = None
     surface: str | None = None
     static: tuple[str, ...] = ()  # unary static predicates true of objects of this type
+    roles: tuple[tuple[str, str], ...] = ()  # further region roles (work, outer, ...) -> region
+    capacity: int | None = None  # how many items fit inside (the counted predicate, M5)
 
     @property
     def is_item(self) -> bool:
@@ -85,42 +87,99 @@ class ObjectType:
                 return r
         raise KeyError(name)
 
+    @property
+    def receives_contaminated(self) -> bool:
+        """A hamper, bin, sink or washer (static ``for-dirty``): what is put there is not in use."""
+        return "for-dirty" in self.static
+
     def role_region(self, role: str) -> str | None:
-        """The region playing ``role`` (``base`` or ``surface``)."""
-        return {"base": self.base, "surface": self.surface}[role]
+        """The region playing ``role``: ``base``, ``surface``, or a further role (``outer`` defaults to the base,
+        ``grasp`` to the first grasp region)."""
+        if role == "base":
+            return self.base
+        if role == "surface":
+            return self.surface
+        extra = dict(self.roles)
+        if role == "outer":
+            return extra.get("outer", self.base)
+        if role == "grasp":
+            return extra.get("grasp", self.grasp[0] if self.grasp else None)
+        return extra.get(role)
+
+    def is_kind(self, kind: str) -> bool:
+        """Whether objects of this type can bind a parameter of ``kind`` (item, place or thing)."""
+        return {"item": self.is_item, "place": self.is_place, "thing": True}.get(kind, False)
+
+
+#: Region roles an endpoint may name as ``?x.@role``.
+ROLES = ("base", "surface", "work", "outer", "grasp")
 
 
 @dataclass(frozen=True)
 class Endpoint:
-    """One side of a contact: ``?x.pad``, ``?x.?r`` or ``?x.@surface``."""
+    """One side of a contact: ``?x.pad``, ``?x.?r``, ``?x.@surface`` (a region role) or ``?x.*`` (every region,
+    treatment targets only)."""
 
     var: str  # parameter name without '?'
-    part: str  # literal part/region name, '?r' region variable, or '@base' / '@surface'
+    part: str  # literal part/region name, '?r' region variable, '@role', or '*'
 
     @classmethod
     def parse(cls, text: str) -> Endpoint:
         obj, sep, part = text.partition(".")
         if not sep or not obj.startswith("?") or not part:
-            raise ValueError(f"expected an endpoint like ?g.pad, ?o.?r or ?o.@base, found {text!r}")
-        if part.startswith("@") and part[1:] not in ("base", "surface"):
-            raise ValueError(f"unknown region role {part!r} in {text!r}; expected @base or @surface")
+            raise ValueError(f"expected an endpoint like ?g.pad, ?o.?r, ?o.@base or ?o.*, found {text!r}")
+        if part.startswith("@") and part[1:] not in ROLES:
+            raise ValueError(f"unknown region role {part!r} in {text!r}; expected one of "
+                             + ", ".join(f"@{r}" for r in ROLES))
         return cls(obj[1:], part)
+
+    @property
+    def every_region(self) -> bool:
+        return self.part == "*"
 
     def __str__(self) -> str:
         return f"?{self.var}.{self.part}"
 
 
+Binder = tuple[tuple[str, str], ...]  # quantified variables (name, kind: item | place | thing)
+
+
 @dataclass(frozen=True)
 class ContactSpec:
+    """A contact between two endpoints at the start or end of an action (or at an event), happening only when
+    every ``guard`` literal holds in the pre-state, once for every binding of the ``forall`` variables."""
+
     a: Endpoint
     b: Endpoint
     when: str = "start"  # start | end
+    guard: tuple[Literal, ...] = ()
+    forall: Binder = ()
+    #: hazards cross, but an arrival on a protected carrier is no violation (the load of a washing cycle: its
+    #: programme treats it, and the goals say whether it comes out clean)
+    exempt: bool = False
 
 
 @dataclass(frozen=True)
 class TreatmentUse:
+    """A treatment applied to a target carrier (or every region of ``?x.*``), guarded and quantified like a
+    contact."""
+
     target: Endpoint
     treatment: str
+    when: str = "end"
+    guard: tuple[Literal, ...] = ()
+    forall: Binder = ()
+
+
+@dataclass(frozen=True)
+class Update:
+    """Guarded, quantified literal effects (M2): at ``when``, for every binding of ``forall`` whose ``guard``
+    holds in the pre-state, apply ``effects``."""
+
+    effects: tuple[Literal, ...]
+    when: str = "end"
+    guard: tuple[Literal, ...] = ()
+    forall: Binder = ()
 
 
 @dataclass(frozen=True)
@@ -137,7 +196,8 @@ class ActionSchema:
     eff_start: tuple[Literal, ...] = ()
     eff_end: tuple[Literal, ...] = ()
     contacts: tuple[ContactSpec, ...] = ()
-    treats: TreatmentUse | None = None
+    treats: tuple[TreatmentUse, ...] = ()
+    updates: tuple[Update, ...] = ()
     consumes: tuple[tuple[str, int], ...] = ()
     costs: tuple[tuple[str, int], ...] = ()
     description: str = ""
@@ -149,6 +209,18 @@ class ActionSchema:
     def param_type(self, var: str) -> str:
         return dict(self.parameters)[var]
 
+    @property
+    def treatment_names(self) -> tuple[str, ...]:
+        return tuple(sorted({t.treatment for t in self.treats}))
+
+
+@dataclass(frozen=True)
+class HazardAddition:
+    """An event's new hazard source: ``hazard`` (a name or a ``?h`` hazard parameter) appears on ``target``."""
+
+    target: Endpoint
+    hazard: str
+
 
 @dataclass(frozen=True)
 class EventSchema:
@@ -158,10 +230,63 @@ class EventSchema:
     consumes_param: tuple[str, str] | None = None
     sets_horizon: str | None = None
     description: str = ""
+    aborts: str | None = None  # a place parameter: the action running on that appliance ends without its end
+    adds_hazard: tuple[HazardAddition, ...] = ()
+    effects: tuple[Literal, ...] = ()
 
     @property
     def param_names(self) -> tuple[str, ...]:
         return tuple(p for p, _ in self.parameters)
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One record of a family's history: ``(name args...)`` at ``start``; ``variants`` says in which history
+    variants it occurs (empty: in all; ``!v``: in all but v)."""
+
+    start: int
+    record: str
+    variants: tuple[str, ...] = ()
+    note: str = ""
+
+    def included(self, chosen: frozenset[str]) -> bool:
+        plus = [v for v in self.variants if not v.startswith("!")]
+        minus = {v[1:] for v in self.variants if v.startswith("!")}
+        return (not plus or any(v in chosen for v in plus)) and not (minus & chosen)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named change to a family's base scenario: its history records (tagged with the name), and optionally
+    other stocks, more hazard sources, another deadline or decision time."""
+
+    name: str
+    note: str = ""
+    stocks: tuple[tuple[str, int], ...] = ()
+    sources: tuple[tuple[str, str, str], ...] = ()
+    time_left: int | None = None
+    decision_time: int | None = None
+
+
+@dataclass(frozen=True)
+class FamilySpec:
+    """A family as data (issue 13): its objects, initial facts and hazard sources, stocks, goals, the base
+    history and its variants, and the controlled designs it offers (episodes/designs.py)."""
+
+    objects: tuple[tuple[str, str], ...]
+    facts: tuple[str, ...]
+    sources: tuple[tuple[str, str, str], ...]
+    stocks: tuple[tuple[str, int], ...]
+    goals: tuple[str, ...]
+    decision_time: int
+    time_left: int
+    profile: str
+    history: tuple[HistoryEntry, ...] = ()
+    variants: tuple[Variant, ...] = ()
+    designs: tuple[tuple[str, object], ...] = ()
+
+    def variant(self, name: str) -> Variant:
+        return {v.name: v for v in self.variants}[name]
 
 
 @dataclass(frozen=True)
@@ -177,6 +302,7 @@ class Family:
     events: tuple[str, ...] = ()
     kind: str = "first_family"
     requests: tuple[str, ...] = ()
+    spec: FamilySpec | None = None
 
 
 @dataclass(frozen=True)
@@ -199,6 +325,14 @@ class Registries:
     families: dict[str, Family] = field(hash=False)
     activity_groups: tuple[str, ...] = ()
     household_areas: tuple[str, ...] = ()
+    #: covering parts (M3): (covering part, covered part, unary gripper predicate that says it is worn)
+    covers: tuple[tuple[str, str, str], ...] = field(default=())
+    #: derived capacity conditions (M5): (derived predicate, counted predicate), e.g. ("room", "inside")
+    counted: tuple[tuple[str, str], ...] = field(default=())
+    #: unary predicates that block every contact with a region of their object (M4)
+    blocked_by: tuple[str, ...] = field(default=())
+    #: two-argument predicates whose goals deliver an item somewhere (deliveries are safe)
+    deliveries: tuple[str, ...] = field(default=("at",))
 
     def part_material(self, part: str) -> str:
         return dict(self.parts)[part]
@@ -210,3 +344,11 @@ class Registries:
             if tag in self.protection:
                 out |= self.protection[tag].against
         return frozenset(out)
+
+    def counted_predicate(self, derived: str) -> str | None:
+        """The predicate a derived capacity condition counts (``room`` -> ``inside``), or None."""
+        return dict(self.counted).get(derived)
+
+    def covering(self, part: str) -> list[tuple[str, str]]:
+        """(covering part, predicate that says it is worn) for each part that can cover ``part``."""
+        return [(c, pred) for c, covered, pred in self.covers if covered == part]

@@ -1,6 +1,7 @@
-"""`validate_plan.py [-t TOL] [--json] DOMAIN PROBLEM PLAN` (also `hygiene-pddl validate`).
+"""`validate_plan.py [-t TOL] [--json] DOMAIN PROBLEM PLAN...` or `--batch FILE` (also `hygiene-pddl validate`).
 
-Exit codes: 0 valid, 1 invalid plan, 2 unreadable input, 3 internal error.
+Exit codes: 0 valid, 1 invalid plan, 2 unreadable input, 3 internal error; with several plans, the worst
+of the plans' own codes. Only what validation needs is imported (start-up time matters for one plan).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from fractions import Fraction
 
 from hygiene_pddl.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INVALID, EXIT_OK, InputError
 
-from .pddl_level import ValidationResult, validate_files
+from .batch import Job, Outcome, read_jobs, validate_jobs
 from .pddl_level.numeric import decimal_text
+from .pddl_level.result import SCHEMA_VERSION, ValidationResult
 
 _DECIMAL = re.compile(r"^(\d+(\.\d*)?|\.\d+)$")
 
@@ -31,9 +33,14 @@ def tolerance(text: str) -> Fraction:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The PDDL-level options (shared with the `hygiene-pddl validate` subcommand)."""
-    parser.add_argument("domain", help="PDDL domain file")
-    parser.add_argument("problem", help="PDDL problem file")
-    parser.add_argument("plan", nargs="+", help="plan file(s) (VAL format); several are validated in one process")
+    parser.usage = ("%(prog)s [options] DOMAIN PROBLEM PLAN [PLAN ...]\n"
+                    "       %(prog)s [options] --batch FILE")
+    parser.add_argument("domain", nargs="?", help="PDDL domain file")
+    parser.add_argument("problem", nargs="?", help="PDDL problem file")
+    parser.add_argument("plan", nargs="*", help="plan file(s) (VAL format); several are validated in one process")
+    parser.add_argument("--batch", metavar="FILE",
+                        help="validate the DOMAIN PROBLEM PLAN triples listed in FILE, one a line (# comments; "
+                             "- reads standard input); each domain and problem is read once")
     parser.add_argument("--instance", metavar="I.json",
                         help="also evaluate at instance level: full-history replay, hygiene, costs")
     parser.add_argument("--reference", metavar="R.json",
@@ -43,7 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-t", "--tolerance", type=tolerance, default=Fraction(1, 100),
                         metavar="TOL", help="VAL's epsilon tolerance (default 0.01)")
     parser.add_argument("--json", action="store_true",
-                        help="print the result as JSON (schema: docs/validate-json.md)")
+                        help="print the result as JSON (schema: docs/validate-json.md); several plans: "
+                             "one JSON object a line")
     parser.add_argument("--exact", action="store_true",
                         help="exact rational arithmetic instead of VAL's doubles")
     parser.add_argument("-v", "--verbose", action="store_true",
@@ -72,42 +80,126 @@ def _human(result: ValidationResult, verbose: bool) -> str:
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Validate per parsed `args`; print the report; return the exit code (the worst over all plans)."""
-    plans = args.plan if isinstance(args.plan, list) else [args.plan]
+def _usage_error(args: argparse.Namespace) -> str | None:
+    if args.batch and (args.domain or args.problem or args.plan):
+        return "give either DOMAIN PROBLEM PLAN... or --batch FILE, not both"
+    if not args.batch and not (args.domain and args.problem and args.plan):
+        return "expected DOMAIN PROBLEM PLAN [PLAN ...] or --batch FILE"
     if (args.reference or args.gantt) and not args.instance:
-        print("error: --reference and --gantt need --instance", file=sys.stderr)
+        return "--reference and --gantt need --instance"
+    if args.batch and args.instance:
+        return "--instance evaluates the plans of one instance; give them as DOMAIN PROBLEM PLAN..."
+    if args.gantt and len(args.plan) > 1:
+        return "--gantt draws one plan; give a single PLAN"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate per parsed `args`; print one report per plan; return the worst exit code."""
+    if isinstance(args.plan, str):
+        args.plan = [args.plan]
+    problem = _usage_error(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if args.gantt and len(plans) > 1:
-        print("error: --gantt draws one plan; give a single PLAN", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    outputs, codes = [], []
+    single = not args.batch and len(args.plan) == 1
     try:
         instance = _load_instance_level(args) if args.instance else None
-        for plan in plans:
-            code, out = _run_one(args, plan, instance)
-            codes.append(code)
-            outputs.append(out)
+        jobs = read_jobs(args.batch) if args.batch else [Job(args.domain, args.problem, p) for p in args.plan]
     except InputError as exc:
         if args.json:
-            print(json.dumps({"schema": 1, "status": "error", "valid": False,
-                              "error": str(exc)}, indent=2))
+            print(json.dumps(_error_json(None, str(exc)), indent=2))
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except Exception as exc:  # the one place that turns bugs into exit 3
-        print(f"internal error: {type(exc).__name__}: {exc}\n(please report this; "
-              "traceback follows)", file=sys.stderr)
-        traceback.print_exc(file=sys.stderr)
-        return EXIT_INTERNAL
-    if args.json:
-        text = json.dumps(outputs[0] if len(outputs) == 1 else outputs, indent=2)
-    else:
-        text = "\n\n".join(outputs)
+    worst = EXIT_OK
+    out = _Printer()
+    detail = not args.batch  # traces and tolerance hints cost extra runs: not in bulk
+    trace = bool(args.verbose or (detail and args.json))
+    for outcome in validate_jobs(jobs, args.tolerance, "exact" if args.exact else "val", trace=trace,
+                                 hints=detail):
+        code, text = _render(args, outcome, instance, single)
+        worst = max(worst, code)
+        if outcome.code == EXIT_INTERNAL and outcome.error:
+            print(outcome.error, file=sys.stderr)
+        elif single and outcome.error:
+            print(f"error: {outcome.error}", file=sys.stderr)
+            if not args.json:
+                continue
+        if text and not out.write(text):
+            break
+    out.close()
+    return worst
+
+
+class _Printer:
+    """Prints reports; a closed pipe (`| head`) ends the output quietly."""
+
+    def __init__(self) -> None:
+        self.first = True
+
+    def write(self, text: str) -> bool:
+        try:
+            sys.stdout.write(text + "\n")
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return False
+        return True
+
+    def close(self) -> None:
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _error_json(outcome: Outcome | None, error: str, code: int = EXIT_BAD_INPUT) -> dict:
+    job = outcome.job if outcome else None
+    return {"schema": SCHEMA_VERSION, **_names(job), "status": "error", "valid": None, "exit": code,
+            "error": error}
+
+
+def _names(job: Job | None) -> dict:
+    """The files a JSON report is about."""
+    return {"plan": job.plan if job else None, "domain": job.domain if job else None,
+            "problem": job.problem if job else None}
+
+
+def _render(args: argparse.Namespace, outcome: Outcome, instance: tuple | None, single: bool) -> tuple[int, str]:
+    """(exit code, text) of one plan: VAL's lines and advice, or JSON; with --instance both levels."""
+    if outcome.result is None:
+        if args.json:
+            return outcome.code, json.dumps(_error_json(outcome, outcome.error or "", outcome.code),
+                                            indent=2 if single else None)
+        head = f"== {outcome.job.plan}\n" if not single else ""
+        return outcome.code, f"{head}error: {outcome.error.splitlines()[0] if outcome.error else ''}"
     try:
-        print(text, flush=True)
-    except BrokenPipeError:  # e.g. piped into `head`
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return max(codes)
+        levels = _instance_level(args, outcome, instance) if instance is not None else None
+    except InputError as exc:  # the instance-level reading (plan, instance, --gantt target)
+        if single and not args.json:  # one message on stderr, as for the PDDL level's errors
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT, ""
+        bad = Outcome(outcome.job, EXIT_BAD_INPUT, error=str(exc))
+        return _render(args, bad, None, single)
+    except Exception as exc:  # the one place that turns bugs into exit 3
+        print(f"internal error: {type(exc).__name__}: {exc}\n(please report this; traceback follows)",
+              file=sys.stderr)
+        traceback.print_exc(file=sys.stderr)
+        return EXIT_INTERNAL, ""
+    result = outcome.result
+    valid = result.valid if levels is None else levels.valid
+    code = EXIT_OK if valid else EXIT_INVALID
+    if args.json:
+        data = {**_names(outcome.job), **result.to_json(include_trace=bool(result.trace) or single),
+                "exit": code}
+        if levels is not None:
+            data.update(levels.json())
+        return code, json.dumps(data, indent=2 if single else None)
+    text = _human(result, args.verbose)
+    if not single:
+        text = f"== {outcome.job.plan}\n{text}"
+    if levels is not None:
+        text += "\n\n" + levels.text()
+    return code, text
 
 
 def _load_instance_level(args: argparse.Namespace) -> tuple:
@@ -122,51 +214,30 @@ def _load_instance_level(args: argparse.Namespace) -> tuple:
     return reg, inst, ref
 
 
-def _run_one(args: argparse.Namespace, plan_path: str, instance: tuple | None) -> tuple[int, object]:
-    result = validate_files(args.domain, args.problem, plan_path, tolerance=args.tolerance,
-                            arithmetic="exact" if args.exact else "val",
-                            trace=bool(args.json or args.verbose), hints=True)
-    valid = result.valid
-    report = None
-    if instance is not None:
-        from hygiene_pddl.plans.parser import read_plan
-        from hygiene_pddl.validation.instance_level import evaluate_plan, report_text
+def _instance_level(args: argparse.Namespace, outcome: Outcome, instance: tuple):
+    from hygiene_pddl.plans.parser import read_plan
 
-        reg, inst, ref = instance
-        report = evaluate_plan(reg, inst, read_plan(plan_path), ref, args.tolerance, plan_file=plan_path)
-        if args.gantt:
-            from hygiene_pddl.outputs import writing
-            from hygiene_pddl.validation.gantt import draw_gantt
+    from .levels import BothLevels
 
-            with writing(args.gantt, "--gantt") as target:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                draw_gantt(report, target)
-        valid = valid and report.valid
-    if args.json:
-        out: object = result.to_json()
-        if report is not None:
-            from hygiene_pddl.validation.instance_level import report_json
+    reg, inst, ref = instance
+    plan = read_plan(outcome.job.plan)
+    both = BothLevels.evaluate(reg, inst, plan, outcome.result, ref, args.tolerance, outcome.job.plan)
+    if args.gantt:
+        from hygiene_pddl.outputs import writing
+        from hygiene_pddl.validation.gantt import draw_gantt
 
-            out = {**result.to_json(), "instance_level": report_json(report), "valid": valid,
-                   "levels_agree": result.valid == report.valid}
-        return (EXIT_OK if valid else EXIT_INVALID), out
-    text = _human(result, args.verbose)
-    if len(args.plan if isinstance(args.plan, list) else [args.plan]) > 1:
-        text = f"== {plan_path}\n{text}"
-    if report is not None:
-        text += "\n\n" + report_text(report)
-        if result.valid != report.valid:
-            text += ("\nWARNING: the PDDL level and the instance level disagree; please report this "
-                     "(the plan counts as invalid)")
-    return (EXIT_OK if valid else EXIT_INVALID), text
+        with writing(args.gantt, "--gantt") as target:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            draw_gantt(both.report, target)
+    return both
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(
         prog="validate_plan.py",
-        description="Validate a PDDL 2.1 plan the way VAL does. Exit codes: 0 valid, "
-                    "1 invalid plan, 2 unreadable input, 3 internal error.")
+        description="Validate PDDL 2.1 plans the way VAL does. Exit codes: 0 valid, 1 invalid plan, "
+                    "2 unreadable input, 3 internal error (several plans: the worst).")
     add_arguments(parser)
     try:
         args = parser.parse_args(argv)

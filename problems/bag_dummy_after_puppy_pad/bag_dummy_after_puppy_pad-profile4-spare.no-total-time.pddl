@@ -2,7 +2,7 @@
 ; request: Please pop the clean dummy in the changing bag.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
@@ -10,16 +10,15 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem bag_dummy_after_puppy_pad-profile4-spare)
   (:domain hygiene-bag_dummy_after_puppy_pad)
   (:objects
     left right - gripper
     changing_bag dummy play_mat puppy_training_pad rattle - thing
-    left-pad left-side right-pad right-side changing_bag-strap changing_bag-inside changing_bag-bottom dummy-ring dummy-teat play_mat-mat puppy_training_pad-edge puppy_training_pad-pad rattle-handle rattle-head - carrier
+    left-pad left-side left-glove right-pad right-side right-glove changing_bag-strap changing_bag-inside changing_bag-bottom dummy-ring dummy-teat play_mat-mat puppy_training_pad-edge puppy_training_pad-pad rattle-handle rattle-head - carrier
   )
   (:init
-    (appliance-free changing_bag)
-    (appliance-free play_mat)
     (at changing_bag play_mat)
     (at dummy play_mat)
     (at puppy_training_pad play_mat)
@@ -113,8 +112,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of changing_bag changing_bag-inside)
     (surface-of play_mat play_mat-mat)
     (unsafe pet_waste_bacteria changing_bag-inside dummy-ring)
@@ -131,10 +128,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at dummy changing_bag)
+    (not (contaminated dummy-ring pet_waste_bacteria))
+    (not (contaminated dummy-teat pet_waste_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time))))
 )

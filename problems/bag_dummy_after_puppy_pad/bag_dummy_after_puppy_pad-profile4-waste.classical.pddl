@@ -2,12 +2,13 @@
 ; request: Please pop the clean dummy in the changing bag.
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem bag_dummy_after_puppy_pad-profile4-waste)
   (:domain hygiene-bag_dummy_after_puppy_pad)
   (:objects
     left right - gripper
     changing_bag dummy play_mat puppy_training_pad rattle - thing
-    left-pad left-side right-pad right-side changing_bag-strap changing_bag-inside changing_bag-bottom dummy-ring dummy-teat play_mat-mat puppy_training_pad-edge puppy_training_pad-pad rattle-handle rattle-head - carrier
+    left-pad left-side left-glove right-pad right-side right-glove changing_bag-strap changing_bag-inside changing_bag-bottom dummy-ring dummy-teat play_mat-mat puppy_training_pad-edge puppy_training_pad-pad rattle-handle rattle-head - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of changing_bag changing_bag-inside)
     (surface-of play_mat play_mat-mat)
     (unsafe pet_waste_bacteria changing_bag-inside dummy-ring)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at dummy changing_bag)
+    (not (contaminated dummy-ring pet_waste_bacteria))
+    (not (contaminated dummy-teat pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Could you pack the clean duvet cover into the vacuum storage bag?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem bag_duvet_cover_after_damp_box-crossed-plus4-early-water)
   (:domain hygiene-bag_duvet_cover_after_damp_box)
   (:objects
     left right - gripper
     damp_storage_box duvet_cover storage_bench torch vacuum_storage_bag - thing
-    left-pad left-side right-pad right-side damp_storage_box-lid damp_storage_box-base duvet_cover-fold storage_bench-seat torch-handle torch-head vacuum_storage_bag-valve vacuum_storage_bag-inside vacuum_storage_bag-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove damp_storage_box-lid damp_storage_box-base duvet_cover-fold storage_bench-seat torch-handle torch-head vacuum_storage_bag-valve vacuum_storage_bag-inside vacuum_storage_bag-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -108,8 +109,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of storage_bench storage_bench-seat)
     (surface-of vacuum_storage_bag vacuum_storage_bag-inside)
     (unsafe mould left-pad duvet_cover-fold)
@@ -120,6 +119,7 @@
   )
   (:goal (and
     (at duvet_cover vacuum_storage_bag)
+    (not (contaminated duvet_cover-fold mould))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Face cloth in the wash bag.
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem bag_face_cloth_after_drain_unblocker-events-rel-waste)
   (:domain hygiene-bag_face_cloth_after_drain_unblocker)
   (:objects
     left right - gripper
     drain_unblocker face_cloth sink_plunger vanity_top wash_bag - thing
-    left-pad left-side right-pad right-side drain_unblocker-cap drain_unblocker-base face_cloth-fold sink_plunger-handle sink_plunger-cup vanity_top-top wash_bag-strap wash_bag-inside wash_bag-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove drain_unblocker-cap drain_unblocker-base face_cloth-fold sink_plunger-handle sink_plunger-cup vanity_top-top wash_bag-strap wash_bag-inside wash_bag-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew cleaning_chemical_residue right-pad)
     (removes wash cleaning_chemical_residue left-pad)
     (removes wash cleaning_chemical_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of vanity_top vanity_top-top)
     (surface-of wash_bag wash_bag-inside)
     (unsafe cleaning_chemical_residue left-pad face_cloth-fold)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at face_cloth wash_bag)
+    (not (contaminated face_cloth-fold cleaning_chemical_residue))
   ))
   (:metric minimize (total-cost))
 )

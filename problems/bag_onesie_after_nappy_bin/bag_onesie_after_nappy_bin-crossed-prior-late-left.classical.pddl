@@ -2,12 +2,13 @@
 ; request: Please put the baby's onesie in the laundry bag.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem bag_onesie_after_nappy_bin-crossed-prior-late-left)
   (:domain hygiene-bag_onesie_after_nappy_bin)
   (:objects
     left right - gripper
     baby_onesie folding_table laundry_bag nappy_bin stain_brush - thing
-    left-pad left-side right-pad right-side baby_onesie-neckline baby_onesie-body folding_table-top laundry_bag-drawstring laundry_bag-inside laundry_bag-bottom nappy_bin-lid nappy_bin-base stain_brush-handle stain_brush-bristles - carrier
+    left-pad left-side left-glove right-pad right-side right-glove baby_onesie-neckline baby_onesie-body folding_table-top laundry_bag-drawstring laundry_bag-inside laundry_bag-bottom nappy_bin-lid nappy_bin-base stain_brush-handle stain_brush-bristles - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -115,8 +116,6 @@
     (removes renew faecal_bacteria right-pad)
     (removes wash faecal_bacteria left-pad)
     (removes wash faecal_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of folding_table folding_table-top)
     (surface-of laundry_bag laundry_bag-inside)
     (unsafe faecal_bacteria folding_table-top baby_onesie-body)
@@ -129,6 +128,8 @@
   )
   (:goal (and
     (at baby_onesie laundry_bag)
+    (not (contaminated baby_onesie-neckline faecal_bacteria))
+    (not (contaminated baby_onesie-body faecal_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Please put the orange in my lunch bag.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem bag_orange_after_oven_cleaner-events-f-rel-water)
   (:domain hygiene-bag_orange_after_oven_cleaner)
   (:objects
     left right - gripper
     counter lunch_bag orange oven_cleaner_can oven_scraper - thing
-    left-pad left-side right-pad right-side counter-top lunch_bag-strap lunch_bag-inside lunch_bag-bottom orange-peel oven_cleaner_can-cap oven_cleaner_can-base oven_scraper-handle oven_scraper-blade - carrier
+    left-pad left-side left-glove right-pad right-side right-glove counter-top lunch_bag-strap lunch_bag-inside lunch_bag-bottom orange-peel oven_cleaner_can-cap oven_cleaner_can-base oven_scraper-handle oven_scraper-blade - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew cleaning_chemical_residue right-pad)
     (removes wash cleaning_chemical_residue left-pad)
     (removes wash cleaning_chemical_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of lunch_bag lunch_bag-inside)
     (unsafe cleaning_chemical_residue counter-top orange-peel)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at orange lunch_bag)
+    (not (contaminated orange-peel cleaning_chemical_residue))
   ))
   (:metric minimize (total-cost))
 )

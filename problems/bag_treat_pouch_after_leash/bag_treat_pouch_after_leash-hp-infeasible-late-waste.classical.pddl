@@ -2,12 +2,13 @@
 ; request: Treat pouch into the dog-walk bag.
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem bag_treat_pouch_after_leash-hp-infeasible-late-waste)
   (:domain hygiene-bag_treat_pouch_after_leash)
   (:objects
     left right - gripper
     dog_treat_pouch dog_walk_bag muddy_leash mudroom_bench poop_bag_dispenser - thing
-    left-pad left-side right-pad right-side dog_treat_pouch-clip dog_treat_pouch-pouch dog_walk_bag-strap dog_walk_bag-inside dog_walk_bag-bottom muddy_leash-handle muddy_leash-clip mudroom_bench-seat poop_bag_dispenser-clip poop_bag_dispenser-roll - carrier
+    left-pad left-side left-glove right-pad right-side right-glove dog_treat_pouch-clip dog_treat_pouch-pouch dog_walk_bag-strap dog_walk_bag-inside dog_walk_bag-bottom muddy_leash-handle muddy_leash-clip mudroom_bench-seat poop_bag_dispenser-clip poop_bag_dispenser-roll - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -110,8 +111,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of dog_walk_bag dog_walk_bag-inside)
     (surface-of mudroom_bench mudroom_bench-seat)
     (unsafe soil dog_walk_bag-inside dog_treat_pouch-pouch)
@@ -124,6 +123,8 @@
   )
   (:goal (and
     (at dog_treat_pouch dog_walk_bag)
+    (not (contaminated dog_treat_pouch-clip soil))
+    (not (contaminated dog_treat_pouch-pouch soil))
   ))
   (:metric minimize (total-cost))
 )

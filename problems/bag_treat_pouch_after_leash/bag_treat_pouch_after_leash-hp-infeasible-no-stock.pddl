@@ -2,23 +2,24 @@
 ; request: Treat pouch into the dog-walk bag.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 11
 ;   active_robot_time: upper bound 10, weight 1
 ;   water: upper bound 0, weight 0
 ;   cleaning_agent: upper bound 0, weight 0
 ;   replacement_parts: upper bound 0, weight 0
 ;   solid_waste: upper bound 0, weight 0
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem bag_treat_pouch_after_leash-hp-infeasible-no-stock)
   (:domain hygiene-bag_treat_pouch_after_leash)
   (:objects
     left right - gripper
     dog_treat_pouch dog_walk_bag muddy_leash mudroom_bench poop_bag_dispenser - thing
-    left-pad left-side right-pad right-side dog_treat_pouch-clip dog_treat_pouch-pouch dog_walk_bag-strap dog_walk_bag-inside dog_walk_bag-bottom muddy_leash-handle muddy_leash-clip mudroom_bench-seat poop_bag_dispenser-clip poop_bag_dispenser-roll - carrier
+    left-pad left-side left-glove right-pad right-side right-glove dog_treat_pouch-clip dog_treat_pouch-pouch dog_walk_bag-strap dog_walk_bag-inside dog_walk_bag-bottom muddy_leash-handle muddy_leash-clip mudroom_bench-seat poop_bag_dispenser-clip poop_bag_dispenser-roll - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free dog_walk_bag)
-    (appliance-free mudroom_bench)
     (at dog_treat_pouch mudroom_bench)
     (at dog_walk_bag mudroom_bench)
     (at muddy_leash mudroom_bench)
@@ -108,10 +109,13 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of dog_walk_bag dog_walk_bag-inside)
     (surface-of mudroom_bench mudroom_bench-seat)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe soil dog_walk_bag-inside dog_treat_pouch-pouch)
     (unsafe soil left-pad dog_treat_pouch-clip)
     (unsafe soil left-pad dog_treat_pouch-pouch)
@@ -126,10 +130,25 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at dog_treat_pouch dog_walk_bag)
+    (not (contaminated dog_treat_pouch-clip soil))
+    (not (contaminated dog_treat_pouch-pouch soil))
+    (finished)
   ))
-  (:metric minimize (+ (* 11 (total-time)) (* 1 (cost-active_robot_time))))
+  (:metric minimize (+ (* 11 (cost-makespan)) (* 1 (cost-active_robot_time))))
 )

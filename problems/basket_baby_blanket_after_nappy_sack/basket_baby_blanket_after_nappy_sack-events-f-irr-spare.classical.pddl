@@ -2,12 +2,13 @@
 ; request: Could you lay the clean baby blanket in the Moses basket?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_baby_blanket_after_nappy_sack-events-f-irr-spare)
   (:domain hygiene-basket_baby_blanket_after_nappy_sack)
   (:objects
     left right - gripper
     baby_blanket baby_monitor changing_table moses_basket nappy_sack - thing
-    left-pad left-side right-pad right-side baby_blanket-edge baby_blanket-body baby_monitor-body baby_monitor-stand changing_table-top moses_basket-handle moses_basket-inside moses_basket-bottom nappy_sack-tie nappy_sack-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove baby_blanket-edge baby_blanket-body baby_monitor-body baby_monitor-stand changing_table-top moses_basket-handle moses_basket-inside moses_basket-bottom nappy_sack-tie nappy_sack-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew faecal_bacteria right-pad)
     (removes wash faecal_bacteria left-pad)
     (removes wash faecal_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of changing_table changing_table-top)
     (surface-of moses_basket moses_basket-inside)
     (unsafe faecal_bacteria changing_table-top baby_blanket-body)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at baby_blanket moses_basket)
+    (not (contaminated baby_blanket-edge faecal_bacteria))
+    (not (contaminated baby_blanket-body faecal_bacteria))
   ))
   (:metric minimize (total-cost))
 )

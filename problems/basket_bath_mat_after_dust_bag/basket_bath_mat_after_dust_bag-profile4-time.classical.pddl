@@ -2,12 +2,13 @@
 ; request: Please move the washed bath mat to the laundry basket.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_bath_mat_after_dust_bag-profile4-time)
   (:domain hygiene-basket_bath_mat_after_dust_bag)
   (:objects
     left right - gripper
     bath_mat hand_vacuum laundry_basket utility_shelf vacuum_dust_bag - thing
-    left-pad left-side right-pad right-side bath_mat-edge bath_mat-pile hand_vacuum-handle hand_vacuum-nozzle laundry_basket-handles laundry_basket-inside laundry_basket-bottom utility_shelf-shelf vacuum_dust_bag-collar vacuum_dust_bag-bag - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bath_mat-edge bath_mat-pile hand_vacuum-handle hand_vacuum-nozzle laundry_basket-handles laundry_basket-inside laundry_basket-bottom utility_shelf-shelf vacuum_dust_bag-collar vacuum_dust_bag-bag - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -104,8 +105,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of laundry_basket laundry_basket-inside)
     (surface-of utility_shelf utility_shelf-shelf)
     (unsafe soil laundry_basket-inside bath_mat-pile)
@@ -118,6 +117,8 @@
   )
   (:goal (and
     (at bath_mat laundry_basket)
+    (not (contaminated bath_mat-edge soil))
+    (not (contaminated bath_mat-pile soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Croissant in the pastry basket, please.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_croissant_after_satay-events-irr-spare)
   (:domain hygiene-basket_croissant_after_satay)
   (:objects
     left right - gripper
     croissant kitchen_island pastry_basket pastry_brush satay_sauce_jar - thing
-    left-pad left-side right-pad right-side croissant-crust kitchen_island-top pastry_basket-handle pastry_basket-inside pastry_basket-bottom pastry_brush-handle pastry_brush-bristles satay_sauce_jar-lid satay_sauce_jar-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove croissant-crust kitchen_island-top pastry_basket-handle pastry_basket-inside pastry_basket-bottom pastry_brush-handle pastry_brush-bristles satay_sauce_jar-lid satay_sauce_jar-base - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew peanut_allergen right-pad)
     (removes wash peanut_allergen left-pad)
     (removes wash peanut_allergen right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of kitchen_island kitchen_island-top)
     (surface-of pastry_basket pastry_basket-inside)
     (unsafe peanut_allergen kitchen_island-top croissant-crust)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at croissant pastry_basket)
+    (not (contaminated croissant-crust peanut_allergen))
   ))
   (:metric minimize (total-cost))
 )

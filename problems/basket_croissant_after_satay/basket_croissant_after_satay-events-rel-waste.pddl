@@ -2,23 +2,22 @@
 ; request: Could you put the croissant in the pastry basket?
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   solid_waste: upper bound 2, weight 1188
 ;   replacement_parts: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem basket_croissant_after_satay-events-rel-waste)
   (:domain hygiene-basket_croissant_after_satay)
   (:objects
     left right - gripper
     croissant kitchen_island pastry_basket pastry_brush satay_sauce_jar - thing
-    left-pad left-side right-pad right-side croissant-crust kitchen_island-top pastry_basket-handle pastry_basket-inside pastry_basket-bottom pastry_brush-handle pastry_brush-bristles satay_sauce_jar-lid satay_sauce_jar-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove croissant-crust kitchen_island-top pastry_basket-handle pastry_basket-inside pastry_basket-bottom pastry_brush-handle pastry_brush-bristles satay_sauce_jar-lid satay_sauce_jar-base - carrier
   )
   (:init
-    (appliance-free kitchen_island)
-    (appliance-free pastry_basket)
     (at croissant kitchen_island)
     (at pastry_basket kitchen_island)
     (at satay_sauce_jar kitchen_island)
@@ -107,8 +106,6 @@
     (removes renew peanut_allergen right-pad)
     (removes wash peanut_allergen left-pad)
     (removes wash peanut_allergen right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of kitchen_island kitchen_island-top)
     (surface-of pastry_basket pastry_basket-inside)
     (unsafe peanut_allergen kitchen_island-top croissant-crust)
@@ -123,10 +120,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at croissant pastry_basket)
+    (not (contaminated croissant-crust peanut_allergen))
   ))
   (:metric minimize (+ (* 1188 (cost-solid_waste)) (* 396 (cost-replacement_parts)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,12 +2,13 @@
 ; request: Please put the clean cushion cover in the blanket basket.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_cushion_cover_after_cat_bed-crossed-plus4-late-water)
   (:domain hygiene-basket_cushion_cover_after_cat_bed)
   (:objects
     left right - gripper
     blanket_basket cushion_cover lint_roller sofa soiled_cat_bed - thing
-    left-pad left-side right-pad right-side blanket_basket-handle blanket_basket-inside blanket_basket-bottom cushion_cover-edge cushion_cover-face lint_roller-handle lint_roller-roller sofa-cushion soiled_cat_bed-rim soiled_cat_bed-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove blanket_basket-handle blanket_basket-inside blanket_basket-bottom cushion_cover-edge cushion_cover-face lint_roller-handle lint_roller-roller sofa-cushion soiled_cat_bed-rim soiled_cat_bed-base - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of blanket_basket blanket_basket-inside)
     (surface-of sofa sofa-cushion)
     (unsafe pet_waste_bacteria blanket_basket-inside cushion_cover-face)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at cushion_cover blanket_basket)
+    (not (contaminated cushion_cover-edge pet_waste_bacteria))
+    (not (contaminated cushion_cover-face pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Jeans into the clothes basket.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_jeans_after_pet_blanket-hp-infeasible-late-spare)
   (:domain hygiene-basket_jeans_after_pet_blanket)
   (:objects
     left right - gripper
     clothes_basket jeans lint_roller soiled_pet_blanket tumble_dryer - thing
-    left-pad left-side right-pad right-side clothes_basket-handle clothes_basket-inside clothes_basket-bottom jeans-waistband jeans-legs lint_roller-handle lint_roller-roller soiled_pet_blanket-corner soiled_pet_blanket-body tumble_dryer-top - carrier
+    left-pad left-side left-glove right-pad right-side right-glove clothes_basket-handle clothes_basket-inside clothes_basket-bottom jeans-waistband jeans-legs lint_roller-handle lint_roller-roller soiled_pet_blanket-corner soiled_pet_blanket-body tumble_dryer-top - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of clothes_basket clothes_basket-inside)
     (surface-of tumble_dryer tumble_dryer-top)
     (unsafe pet_waste_bacteria clothes_basket-inside jeans-legs)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at jeans clothes_basket)
+    (not (contaminated jeans-waistband pet_waste_bacteria))
+    (not (contaminated jeans-legs pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

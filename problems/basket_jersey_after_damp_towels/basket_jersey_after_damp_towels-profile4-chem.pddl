@@ -2,23 +2,22 @@
 ; request: Could you take the sports jersey off the dryer and drop it in the clothes basket?
 ; profile chemicals_first: cleaning_agent > disinfectant > water > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   cleaning_agent: upper bound 1, weight 1782
 ;   water: upper bound 2, weight 594
 ;   replacement_parts: upper bound 2, weight 198
 ;   solid_waste: upper bound 2, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem basket_jersey_after_damp_towels-profile4-chem)
   (:domain hygiene-basket_jersey_after_damp_towels)
   (:objects
     left right - gripper
     clothes_basket fabric_softener_bottle sports_jersey tumble_dryer wet_towel_pile - thing
-    left-pad left-side right-pad right-side clothes_basket-handle clothes_basket-inside clothes_basket-bottom fabric_softener_bottle-handle fabric_softener_bottle-base sports_jersey-collar sports_jersey-body tumble_dryer-top wet_towel_pile-corner wet_towel_pile-heap - carrier
+    left-pad left-side left-glove right-pad right-side right-glove clothes_basket-handle clothes_basket-inside clothes_basket-bottom fabric_softener_bottle-handle fabric_softener_bottle-base sports_jersey-collar sports_jersey-body tumble_dryer-top wet_towel_pile-corner wet_towel_pile-heap - carrier
   )
   (:init
-    (appliance-free clothes_basket)
-    (appliance-free tumble_dryer)
     (at clothes_basket tumble_dryer)
     (at sports_jersey tumble_dryer)
     (at wet_towel_pile tumble_dryer)
@@ -112,8 +111,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of clothes_basket clothes_basket-inside)
     (surface-of tumble_dryer tumble_dryer-top)
     (unsafe mould clothes_basket-inside sports_jersey-body)
@@ -130,10 +127,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at sports_jersey clothes_basket)
+    (not (contaminated sports_jersey-collar mould))
+    (not (contaminated sports_jersey-body mould))
   ))
   (:metric minimize (+ (* 1782 (cost-cleaning_agent)) (* 594 (cost-water)) (* 198 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,12 +2,13 @@
 ; request: Could you take the sports jersey off the dryer and drop it in the clothes basket?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_jersey_after_damp_towels-profile4-spare)
   (:domain hygiene-basket_jersey_after_damp_towels)
   (:objects
     left right - gripper
     clothes_basket fabric_softener_bottle sports_jersey tumble_dryer wet_towel_pile - thing
-    left-pad left-side right-pad right-side clothes_basket-handle clothes_basket-inside clothes_basket-bottom fabric_softener_bottle-handle fabric_softener_bottle-base sports_jersey-collar sports_jersey-body tumble_dryer-top wet_towel_pile-corner wet_towel_pile-heap - carrier
+    left-pad left-side left-glove right-pad right-side right-glove clothes_basket-handle clothes_basket-inside clothes_basket-bottom fabric_softener_bottle-handle fabric_softener_bottle-base sports_jersey-collar sports_jersey-body tumble_dryer-top wet_towel_pile-corner wet_towel_pile-heap - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of clothes_basket clothes_basket-inside)
     (surface-of tumble_dryer tumble_dryer-top)
     (unsafe mould clothes_basket-inside sports_jersey-body)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at sports_jersey clothes_basket)
+    (not (contaminated sports_jersey-collar mould))
+    (not (contaminated sports_jersey-body mould))
   ))
   (:metric minimize (total-cost))
 )

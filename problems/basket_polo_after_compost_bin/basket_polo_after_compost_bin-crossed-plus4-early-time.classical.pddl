@@ -2,12 +2,13 @@
 ; request: Could you bring the polo shirt in and put it in the laundry basket?
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_polo_after_compost_bin-crossed-plus4-early-time)
   (:domain hygiene-basket_polo_after_compost_bin)
   (:objects
     left right - gripper
     compost_bin_lid garden_bench laundry_basket peg_bag polo_shirt - thing
-    left-pad left-side right-pad right-side compost_bin_lid-handle compost_bin_lid-rim garden_bench-seat laundry_basket-handles laundry_basket-inside laundry_basket-bottom peg_bag-handle peg_bag-bottom polo_shirt-collar polo_shirt-body - carrier
+    left-pad left-side left-glove right-pad right-side right-glove compost_bin_lid-handle compost_bin_lid-rim garden_bench-seat laundry_basket-handles laundry_basket-inside laundry_basket-bottom peg_bag-handle peg_bag-bottom polo_shirt-collar polo_shirt-body - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -113,8 +114,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of garden_bench garden_bench-seat)
     (surface-of laundry_basket laundry_basket-inside)
     (unsafe mould garden_bench-seat polo_shirt-body)
@@ -127,6 +126,8 @@
   )
   (:goal (and
     (at polo_shirt laundry_basket)
+    (not (contaminated polo_shirt-collar mould))
+    (not (contaminated polo_shirt-body mould))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Could you fold the clean bath robe into the closet basket?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_robe_after_garden_gloves-crossed-prior-early-left)
   (:domain hygiene-basket_robe_after_garden_gloves)
   (:objects
     left right - gripper
     bath_robe closet_basket dresser_top jewellery_box muddy_gardening_gloves - thing
-    left-pad left-side right-pad right-side bath_robe-collar bath_robe-body closet_basket-handle closet_basket-inside closet_basket-bottom dresser_top-top jewellery_box-lid jewellery_box-bottom muddy_gardening_gloves-cuff muddy_gardening_gloves-palm - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bath_robe-collar bath_robe-body closet_basket-handle closet_basket-inside closet_basket-bottom dresser_top-top jewellery_box-lid jewellery_box-bottom muddy_gardening_gloves-cuff muddy_gardening_gloves-palm - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of closet_basket closet_basket-inside)
     (surface-of dresser_top dresser_top-top)
     (unsafe soil closet_basket-inside bath_robe-body)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at bath_robe closet_basket)
+    (not (contaminated bath_robe-collar soil))
+    (not (contaminated bath_robe-body soil))
   ))
   (:metric minimize (total-cost))
 )

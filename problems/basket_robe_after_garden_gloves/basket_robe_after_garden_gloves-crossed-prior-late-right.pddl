@@ -2,23 +2,22 @@
 ; request: Bath robe into the closet basket.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem basket_robe_after_garden_gloves-crossed-prior-late-right)
   (:domain hygiene-basket_robe_after_garden_gloves)
   (:objects
     left right - gripper
     bath_robe closet_basket dresser_top jewellery_box muddy_gardening_gloves - thing
-    left-pad left-side right-pad right-side bath_robe-collar bath_robe-body closet_basket-handle closet_basket-inside closet_basket-bottom dresser_top-top jewellery_box-lid jewellery_box-bottom muddy_gardening_gloves-cuff muddy_gardening_gloves-palm - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bath_robe-collar bath_robe-body closet_basket-handle closet_basket-inside closet_basket-bottom dresser_top-top jewellery_box-lid jewellery_box-bottom muddy_gardening_gloves-cuff muddy_gardening_gloves-palm - carrier
   )
   (:init
-    (appliance-free closet_basket)
-    (appliance-free dresser_top)
     (at bath_robe dresser_top)
     (at closet_basket dresser_top)
     (at muddy_gardening_gloves dresser_top)
@@ -114,8 +113,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of closet_basket closet_basket-inside)
     (surface-of dresser_top dresser_top-top)
     (unsafe soil closet_basket-inside bath_robe-body)
@@ -132,10 +129,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at bath_robe closet_basket)
+    (not (contaminated bath_robe-collar soil))
+    (not (contaminated bath_robe-body soil))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,12 +2,13 @@
 ; request: Could you add the dinner roll to the bread basket on the table?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_roll_after_satay-hp-f-late-water)
   (:domain hygiene-basket_roll_after_satay)
   (:objects
     left right - gripper
     bread_basket cheese_knife dining_table dinner_roll satay_bowl - thing
-    left-pad left-side right-pad right-side bread_basket-handle bread_basket-inside bread_basket-bottom cheese_knife-handle cheese_knife-blade dining_table-top dinner_roll-crust satay_bowl-rim satay_bowl-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bread_basket-handle bread_basket-inside bread_basket-bottom cheese_knife-handle cheese_knife-blade dining_table-top dinner_roll-crust satay_bowl-rim satay_bowl-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew peanut_allergen right-pad)
     (removes wash peanut_allergen left-pad)
     (removes wash peanut_allergen right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bread_basket bread_basket-inside)
     (surface-of dining_table dining_table-top)
     (unsafe peanut_allergen bread_basket-inside dinner_roll-crust)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at dinner_roll bread_basket)
+    (not (contaminated dinner_roll-crust peanut_allergen))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Please lift the folded shirt off the washing machine and put it in the laundry basket.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_shirt_after_football_kit-events-f-irr-spare)
   (:domain hygiene-basket_shirt_after_football_kit)
   (:objects
     left right - gripper
     folded_shirt laundry_basket laundry_scoop muddy_football_kit washing_machine - thing
-    left-pad left-side right-pad right-side folded_shirt-collar folded_shirt-body laundry_basket-handles laundry_basket-inside laundry_basket-bottom laundry_scoop-handle laundry_scoop-scoop muddy_football_kit-collar muddy_football_kit-hem washing_machine-top - carrier
+    left-pad left-side left-glove right-pad right-side right-glove folded_shirt-collar folded_shirt-body laundry_basket-handles laundry_basket-inside laundry_basket-bottom laundry_scoop-handle laundry_scoop-scoop muddy_football_kit-collar muddy_football_kit-hem washing_machine-top - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -108,8 +109,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of laundry_basket laundry_basket-inside)
     (surface-of washing_machine washing_machine-top)
     (unsafe soil laundry_basket-inside folded_shirt-body)
@@ -122,6 +121,8 @@
   )
   (:goal (and
     (at folded_shirt laundry_basket)
+    (not (contaminated folded_shirt-collar soil))
+    (not (contaminated folded_shirt-body soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,22 @@
 ; request: Please lift the folded shirt off the washing machine and put it in the laundry basket.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem basket_shirt_after_football_kit-events-f-irr-spare)
   (:domain hygiene-basket_shirt_after_football_kit)
   (:objects
     left right - gripper
     folded_shirt laundry_basket laundry_scoop muddy_football_kit washing_machine - thing
-    left-pad left-side right-pad right-side folded_shirt-collar folded_shirt-body laundry_basket-handles laundry_basket-inside laundry_basket-bottom laundry_scoop-handle laundry_scoop-scoop muddy_football_kit-collar muddy_football_kit-hem washing_machine-top - carrier
+    left-pad left-side left-glove right-pad right-side right-glove folded_shirt-collar folded_shirt-body laundry_basket-handles laundry_basket-inside laundry_basket-bottom laundry_scoop-handle laundry_scoop-scoop muddy_football_kit-collar muddy_football_kit-hem washing_machine-top - carrier
   )
   (:init
-    (appliance-free laundry_basket)
-    (appliance-free washing_machine)
     (at folded_shirt washing_machine)
     (at laundry_basket washing_machine)
     (at muddy_football_kit washing_machine)
@@ -106,8 +105,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of laundry_basket laundry_basket-inside)
     (surface-of washing_machine washing_machine-top)
     (unsafe soil laundry_basket-inside folded_shirt-body)
@@ -124,10 +121,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at folded_shirt laundry_basket)
+    (not (contaminated folded_shirt-collar soil))
+    (not (contaminated folded_shirt-body soil))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

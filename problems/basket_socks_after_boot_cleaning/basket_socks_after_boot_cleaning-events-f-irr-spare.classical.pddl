@@ -2,12 +2,13 @@
 ; request: Please drop the pair of clean socks into the laundry basket.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_socks_after_boot_cleaning-events-f-irr-spare)
   (:domain hygiene-basket_socks_after_boot_cleaning)
   (:objects
     left right - gripper
     boot_brush clean_socks laundry_basket muddy_boots utility_bench - thing
-    left-pad left-side right-pad right-side boot_brush-handle boot_brush-bristles clean_socks-cuff clean_socks-foot laundry_basket-handles laundry_basket-inside laundry_basket-bottom muddy_boots-heel muddy_boots-sole utility_bench-seat - carrier
+    left-pad left-side left-glove right-pad right-side right-glove boot_brush-handle boot_brush-bristles clean_socks-cuff clean_socks-foot laundry_basket-handles laundry_basket-inside laundry_basket-bottom muddy_boots-heel muddy_boots-sole utility_bench-seat - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of laundry_basket laundry_basket-inside)
     (surface-of utility_bench utility_bench-seat)
     (unsafe soil laundry_basket-inside clean_socks-foot)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at clean_socks laundry_basket)
+    (not (contaminated clean_socks-cuff soil))
+    (not (contaminated clean_socks-foot soil))
   ))
   (:metric minimize (total-cost))
 )

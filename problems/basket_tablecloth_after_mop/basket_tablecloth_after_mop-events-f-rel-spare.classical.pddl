@@ -2,12 +2,13 @@
 ; request: Tablecloth into the linen basket.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_tablecloth_after_mop-events-f-rel-spare)
   (:domain hygiene-basket_tablecloth_after_mop)
   (:objects
     left right - gripper
     dirty_mop_head linen_basket mop_bucket tablecloth utility_shelf - thing
-    left-pad left-side right-pad right-side dirty_mop_head-socket dirty_mop_head-strands linen_basket-handle linen_basket-inside linen_basket-bottom mop_bucket-handle mop_bucket-bottom tablecloth-fold utility_shelf-shelf - carrier
+    left-pad left-side left-glove right-pad right-side right-glove dirty_mop_head-socket dirty_mop_head-strands linen_basket-handle linen_basket-inside linen_basket-bottom mop_bucket-handle mop_bucket-bottom tablecloth-fold utility_shelf-shelf - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -103,8 +104,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of linen_basket linen_basket-inside)
     (surface-of utility_shelf utility_shelf-shelf)
     (unsafe soil left-pad tablecloth-fold)
@@ -115,6 +114,7 @@
   )
   (:goal (and
     (at tablecloth linen_basket)
+    (not (contaminated tablecloth-fold soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Throw into the blanket basket.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_throw_after_doormat-crossed-plus4-late-time)
   (:domain hygiene-basket_throw_after_doormat)
   (:objects
     left right - gripper
     blanket_basket doormat feather_duster sofa sofa_throw - thing
-    left-pad left-side right-pad right-side blanket_basket-handle blanket_basket-inside blanket_basket-bottom doormat-edge doormat-back feather_duster-handle feather_duster-feathers sofa-cushion sofa_throw-fold - carrier
+    left-pad left-side left-glove right-pad right-side right-glove blanket_basket-handle blanket_basket-inside blanket_basket-bottom doormat-edge doormat-back feather_duster-handle feather_duster-feathers sofa-cushion sofa_throw-fold - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of blanket_basket blanket_basket-inside)
     (surface-of sofa sofa-cushion)
     (unsafe soil blanket_basket-inside sofa_throw-fold)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at sofa_throw blanket_basket)
+    (not (contaminated sofa_throw-fold soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,7 +2,7 @@
 ; request: Please pack the tomato from the garden table into the picnic basket.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   water: upper bound 2, weight 1188
 ;   cleaning_agent: upper bound 1, weight 594
 ;   replacement_parts: upper bound 2, weight 198
@@ -10,16 +10,15 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem basket_tomato_after_raw_sausages-crossed-plus4-early-water)
   (:domain hygiene-basket_tomato_after_raw_sausages)
   (:objects
     left right - gripper
     bbq_tongs garden_table picnic_basket raw_sausage_pack tomato - thing
-    left-pad left-side right-pad right-side bbq_tongs-handle bbq_tongs-tips garden_table-top picnic_basket-handle picnic_basket-inside picnic_basket-bottom raw_sausage_pack-edge raw_sausage_pack-underside tomato-skin - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bbq_tongs-handle bbq_tongs-tips garden_table-top picnic_basket-handle picnic_basket-inside picnic_basket-bottom raw_sausage_pack-edge raw_sausage_pack-underside tomato-skin - carrier
   )
   (:init
-    (appliance-free garden_table)
-    (appliance-free picnic_basket)
     (at picnic_basket garden_table)
     (at raw_sausage_pack garden_table)
     (at tomato garden_table)
@@ -107,8 +106,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of garden_table garden_table-top)
     (surface-of picnic_basket picnic_basket-inside)
     (unsafe raw_meat_bacteria garden_table-top tomato-skin)
@@ -123,10 +120,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at tomato picnic_basket)
+    (not (contaminated tomato-skin raw_meat_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-water)) (* 594 (cost-cleaning_agent)) (* 198 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time))))
 )

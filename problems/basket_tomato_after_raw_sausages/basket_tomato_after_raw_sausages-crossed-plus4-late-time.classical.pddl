@@ -2,12 +2,13 @@
 ; request: Tomato in the picnic basket, please.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_tomato_after_raw_sausages-crossed-plus4-late-time)
   (:domain hygiene-basket_tomato_after_raw_sausages)
   (:objects
     left right - gripper
     bbq_tongs garden_table picnic_basket raw_sausage_pack tomato - thing
-    left-pad left-side right-pad right-side bbq_tongs-handle bbq_tongs-tips garden_table-top picnic_basket-handle picnic_basket-inside picnic_basket-bottom raw_sausage_pack-edge raw_sausage_pack-underside tomato-skin - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bbq_tongs-handle bbq_tongs-tips garden_table-top picnic_basket-handle picnic_basket-inside picnic_basket-bottom raw_sausage_pack-edge raw_sausage_pack-underside tomato-skin - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of garden_table garden_table-top)
     (surface-of picnic_basket picnic_basket-inside)
     (unsafe raw_meat_bacteria garden_table-top tomato-skin)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at tomato picnic_basket)
+    (not (contaminated tomato-skin raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Bath towel into the towel basket.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_towel_after_shower_curtain-events-f-rel-spare)
   (:domain hygiene-basket_towel_after_shower_curtain)
   (:objects
     left right - gripper
     bath_towel bathroom_shelf mouldy_shower_curtain squeegee towel_basket - thing
-    left-pad left-side right-pad right-side bath_towel-fold bathroom_shelf-shelf mouldy_shower_curtain-hem mouldy_shower_curtain-panel squeegee-handle squeegee-blade towel_basket-handle towel_basket-inside towel_basket-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bath_towel-fold bathroom_shelf-shelf mouldy_shower_curtain-hem mouldy_shower_curtain-panel squeegee-handle squeegee-blade towel_basket-handle towel_basket-inside towel_basket-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bathroom_shelf bathroom_shelf-shelf)
     (surface-of towel_basket towel_basket-inside)
     (unsafe mould bathroom_shelf-shelf bath_towel-fold)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at bath_towel towel_basket)
+    (not (contaminated bath_towel-fold mould))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,22 @@
 ; request: Please put the folded T-shirt in the closet basket.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem basket_tshirt_after_muddy_jacket-crossed-plus2-early-right)
   (:domain hygiene-basket_tshirt_after_muddy_jacket)
   (:objects
     left right - gripper
     closet_basket closet_shelf clothes_brush folded_tshirt muddy_jacket - thing
-    left-pad left-side right-pad right-side closet_basket-handle closet_basket-inside closet_basket-bottom closet_shelf-board clothes_brush-handle clothes_brush-bristles folded_tshirt-fold muddy_jacket-collar muddy_jacket-hem - carrier
+    left-pad left-side left-glove right-pad right-side right-glove closet_basket-handle closet_basket-inside closet_basket-bottom closet_shelf-board clothes_brush-handle clothes_brush-bristles folded_tshirt-fold muddy_jacket-collar muddy_jacket-hem - carrier
   )
   (:init
-    (appliance-free closet_basket)
-    (appliance-free closet_shelf)
     (at closet_basket closet_shelf)
     (at folded_tshirt closet_shelf)
     (at muddy_jacket closet_shelf)
@@ -107,8 +106,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of closet_basket closet_basket-inside)
     (surface-of closet_shelf closet_shelf-board)
     (unsafe soil closet_basket-inside folded_tshirt-fold)
@@ -123,10 +120,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at folded_tshirt closet_basket)
+    (not (contaminated folded_tshirt-fold soil))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

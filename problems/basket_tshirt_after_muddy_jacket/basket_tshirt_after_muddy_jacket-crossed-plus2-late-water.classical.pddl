@@ -2,12 +2,13 @@
 ; request: Please put the folded T-shirt in the closet basket.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_tshirt_after_muddy_jacket-crossed-plus2-late-water)
   (:domain hygiene-basket_tshirt_after_muddy_jacket)
   (:objects
     left right - gripper
     closet_basket closet_shelf clothes_brush folded_tshirt muddy_jacket - thing
-    left-pad left-side right-pad right-side closet_basket-handle closet_basket-inside closet_basket-bottom closet_shelf-board clothes_brush-handle clothes_brush-bristles folded_tshirt-fold muddy_jacket-collar muddy_jacket-hem - carrier
+    left-pad left-side left-glove right-pad right-side right-glove closet_basket-handle closet_basket-inside closet_basket-bottom closet_shelf-board clothes_brush-handle clothes_brush-bristles folded_tshirt-fold muddy_jacket-collar muddy_jacket-hem - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of closet_basket closet_basket-inside)
     (surface-of closet_shelf closet_shelf-board)
     (unsafe soil closet_basket-inside folded_tshirt-fold)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at folded_tshirt closet_basket)
+    (not (contaminated folded_tshirt-fold soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Uniform into the clothes basket.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem basket_uniform_after_muddy_boots-events-rel-spare)
   (:domain hygiene-basket_uniform_after_muddy_boots)
   (:objects
     left right - gripper
     clothes_basket iron ironing_board muddy_boots school_uniform - thing
-    left-pad left-side right-pad right-side clothes_basket-handle clothes_basket-inside clothes_basket-bottom iron-handle iron-soleplate ironing_board-cover muddy_boots-heel muddy_boots-sole school_uniform-collar school_uniform-body - carrier
+    left-pad left-side left-glove right-pad right-side right-glove clothes_basket-handle clothes_basket-inside clothes_basket-bottom iron-handle iron-soleplate ironing_board-cover muddy_boots-heel muddy_boots-sole school_uniform-collar school_uniform-body - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -110,8 +111,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of clothes_basket clothes_basket-inside)
     (surface-of ironing_board ironing_board-cover)
     (unsafe soil clothes_basket-inside school_uniform-body)
@@ -124,6 +123,8 @@
   )
   (:goal (and
     (at school_uniform clothes_basket)
+    (not (contaminated school_uniform-collar soil))
+    (not (contaminated school_uniform-body soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Pet blanket into the pet bed.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem bed_pet_blanket_after_litter_scoop-crossed-plus2-late-right)
   (:domain hygiene-bed_pet_blanket_after_litter_scoop)
   (:objects
     left right - gripper
     floor_mat litter_scoop pet_bed pet_blanket pet_hair_remover - thing
-    left-pad left-side right-pad right-side floor_mat-mat litter_scoop-handle litter_scoop-scoop pet_bed-rim pet_bed-cushion pet_bed-base pet_blanket-fold pet_hair_remover-handle pet_hair_remover-pad - carrier
+    left-pad left-side left-glove right-pad right-side right-glove floor_mat-mat litter_scoop-handle litter_scoop-scoop pet_bed-rim pet_bed-cushion pet_bed-base pet_blanket-fold pet_hair_remover-handle pet_hair_remover-pad - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -110,8 +111,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of floor_mat floor_mat-mat)
     (surface-of pet_bed pet_bed-cushion)
     (unsafe pet_waste_bacteria floor_mat-mat pet_blanket-fold)
@@ -122,6 +121,7 @@
   )
   (:goal (and
     (at pet_blanket pet_bed)
+    (not (contaminated pet_blanket-fold pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Can you move the bread from the pantry shelf into the bread bin?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem bin_bread_after_potato_sack-crossed-plus4-early-water)
   (:domain hygiene-bin_bread_after_potato_sack)
   (:objects
     left right - gripper
     bread_bin bread_loaf pantry_shelf potato_sack vegetable_brush - thing
-    left-pad left-side right-pad right-side bread_bin-lid bread_bin-inside bread_bin-bottom bread_loaf-crust pantry_shelf-board potato_sack-neck potato_sack-bottom vegetable_brush-handle vegetable_brush-bristles - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bread_bin-lid bread_bin-inside bread_bin-bottom bread_loaf-crust pantry_shelf-board potato_sack-neck potato_sack-bottom vegetable_brush-handle vegetable_brush-bristles - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -96,8 +97,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bread_bin bread_bin-inside)
     (surface-of pantry_shelf pantry_shelf-board)
     (unsafe soil bread_bin-inside bread_loaf-crust)
@@ -108,6 +107,7 @@
   )
   (:goal (and
     (at bread_loaf bread_bin)
+    (not (contaminated bread_loaf-crust soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,7 +2,7 @@
 ; request: Please put the pouch of cat treats away in the pet supplies bin.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
@@ -10,16 +10,15 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem bin_cat_treats_after_raw_food-crossed-prior-early-left)
   (:domain hygiene-bin_cat_treats_after_raw_food)
   (:objects
     left right - gripper
     cat_toy_wand cat_treat_pouch cat_tree pet_supplies_bin raw_cat_food_tray - thing
-    left-pad left-side right-pad right-side cat_toy_wand-handle cat_toy_wand-feather cat_treat_pouch-seal cat_treat_pouch-pouch cat_tree-platform pet_supplies_bin-lid pet_supplies_bin-inside pet_supplies_bin-bottom raw_cat_food_tray-rim raw_cat_food_tray-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cat_toy_wand-handle cat_toy_wand-feather cat_treat_pouch-seal cat_treat_pouch-pouch cat_tree-platform pet_supplies_bin-lid pet_supplies_bin-inside pet_supplies_bin-bottom raw_cat_food_tray-rim raw_cat_food_tray-base - carrier
   )
   (:init
-    (appliance-free cat_tree)
-    (appliance-free pet_supplies_bin)
     (at cat_treat_pouch cat_tree)
     (at pet_supplies_bin cat_tree)
     (at raw_cat_food_tray cat_tree)
@@ -113,8 +112,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cat_tree cat_tree-platform)
     (surface-of pet_supplies_bin pet_supplies_bin-inside)
     (unsafe raw_meat_bacteria cat_tree-platform cat_treat_pouch-pouch)
@@ -131,10 +128,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at cat_treat_pouch pet_supplies_bin)
+    (not (contaminated cat_treat_pouch-seal raw_meat_bacteria))
+    (not (contaminated cat_treat_pouch-pouch raw_meat_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time))))
 )

@@ -2,12 +2,13 @@
 ; request: Cat treat pouch into the pet supplies bin.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem bin_cat_treats_after_raw_food-crossed-prior-late-right)
   (:domain hygiene-bin_cat_treats_after_raw_food)
   (:objects
     left right - gripper
     cat_toy_wand cat_treat_pouch cat_tree pet_supplies_bin raw_cat_food_tray - thing
-    left-pad left-side right-pad right-side cat_toy_wand-handle cat_toy_wand-feather cat_treat_pouch-seal cat_treat_pouch-pouch cat_tree-platform pet_supplies_bin-lid pet_supplies_bin-inside pet_supplies_bin-bottom raw_cat_food_tray-rim raw_cat_food_tray-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cat_toy_wand-handle cat_toy_wand-feather cat_treat_pouch-seal cat_treat_pouch-pouch cat_tree-platform pet_supplies_bin-lid pet_supplies_bin-inside pet_supplies_bin-bottom raw_cat_food_tray-rim raw_cat_food_tray-base - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -116,8 +117,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cat_tree cat_tree-platform)
     (surface-of pet_supplies_bin pet_supplies_bin-inside)
     (unsafe raw_meat_bacteria cat_tree-platform cat_treat_pouch-pouch)
@@ -130,6 +129,8 @@
   )
   (:goal (and
     (at cat_treat_pouch pet_supplies_bin)
+    (not (contaminated cat_treat_pouch-seal raw_meat_bacteria))
+    (not (contaminated cat_treat_pouch-pouch raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,22 @@
 ; request: Could you store the tub of chicken feed in the metal feed bin?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem bin_hen_feed_after_coop_tray-crossed-prior-early-left)
   (:domain hygiene-bin_hen_feed_after_coop_tray)
   (:objects
     left right - gripper
     coop_droppings_tray coop_scraper coop_shelf feed_bin hen_feed_tub - thing
-    left-pad left-side right-pad right-side coop_droppings_tray-edge coop_droppings_tray-base coop_scraper-handle coop_scraper-blade coop_shelf-board feed_bin-lid feed_bin-inside feed_bin-bottom hen_feed_tub-lid hen_feed_tub-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove coop_droppings_tray-edge coop_droppings_tray-base coop_scraper-handle coop_scraper-blade coop_shelf-board feed_bin-lid feed_bin-inside feed_bin-bottom hen_feed_tub-lid hen_feed_tub-base - carrier
   )
   (:init
-    (appliance-free coop_shelf)
-    (appliance-free feed_bin)
     (at coop_droppings_tray coop_shelf)
     (at feed_bin coop_shelf)
     (at hen_feed_tub coop_shelf)
@@ -112,8 +111,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of coop_shelf coop_shelf-board)
     (surface-of feed_bin feed_bin-inside)
     (unsafe pet_waste_bacteria coop_shelf-board hen_feed_tub-base)
@@ -130,10 +127,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at hen_feed_tub feed_bin)
+    (not (contaminated hen_feed_tub-lid pet_waste_bacteria))
+    (not (contaminated hen_feed_tub-base pet_waste_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,12 +2,13 @@
 ; request: Please put the hen feed tub in the feed bin.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem bin_hen_feed_after_coop_tray-crossed-prior-early-right)
   (:domain hygiene-bin_hen_feed_after_coop_tray)
   (:objects
     left right - gripper
     coop_droppings_tray coop_scraper coop_shelf feed_bin hen_feed_tub - thing
-    left-pad left-side right-pad right-side coop_droppings_tray-edge coop_droppings_tray-base coop_scraper-handle coop_scraper-blade coop_shelf-board feed_bin-lid feed_bin-inside feed_bin-bottom hen_feed_tub-lid hen_feed_tub-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove coop_droppings_tray-edge coop_droppings_tray-base coop_scraper-handle coop_scraper-blade coop_shelf-board feed_bin-lid feed_bin-inside feed_bin-bottom hen_feed_tub-lid hen_feed_tub-base - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of coop_shelf coop_shelf-board)
     (surface-of feed_bin feed_bin-inside)
     (unsafe pet_waste_bacteria coop_shelf-board hen_feed_tub-base)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at hen_feed_tub feed_bin)
+    (not (contaminated hen_feed_tub-lid pet_waste_bacteria))
+    (not (contaminated hen_feed_tub-base pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

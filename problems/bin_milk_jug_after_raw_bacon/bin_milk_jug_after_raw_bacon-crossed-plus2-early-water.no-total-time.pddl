@@ -2,7 +2,7 @@
 ; request: Could you put the milk jug back in the door bin of the fridge?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   water: upper bound 2, weight 1188
 ;   cleaning_agent: upper bound 1, weight 594
 ;   replacement_parts: upper bound 2, weight 198
@@ -10,16 +10,15 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem bin_milk_jug_after_raw_bacon-crossed-plus2-early-water)
   (:domain hygiene-bin_milk_jug_after_raw_bacon)
   (:objects
     left right - gripper
     breakfast_bar fridge_door_bin frying_spatula milk_jug raw_bacon_pack - thing
-    left-pad left-side right-pad right-side breakfast_bar-top fridge_door_bin-edge fridge_door_bin-inside fridge_door_bin-bottom frying_spatula-handle frying_spatula-blade milk_jug-handle milk_jug-spout milk_jug-bottom raw_bacon_pack-edge raw_bacon_pack-underside - carrier
+    left-pad left-side left-glove right-pad right-side right-glove breakfast_bar-top fridge_door_bin-edge fridge_door_bin-inside fridge_door_bin-bottom frying_spatula-handle frying_spatula-blade milk_jug-handle milk_jug-spout milk_jug-bottom raw_bacon_pack-edge raw_bacon_pack-underside - carrier
   )
   (:init
-    (appliance-free breakfast_bar)
-    (appliance-free fridge_door_bin)
     (at fridge_door_bin breakfast_bar)
     (at milk_jug breakfast_bar)
     (at raw_bacon_pack breakfast_bar)
@@ -117,8 +116,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of breakfast_bar breakfast_bar-top)
     (surface-of fridge_door_bin fridge_door_bin-inside)
     (unsafe raw_meat_bacteria breakfast_bar-top milk_jug-bottom)
@@ -137,10 +134,14 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at milk_jug fridge_door_bin)
+    (not (contaminated milk_jug-handle raw_meat_bacteria))
+    (not (contaminated milk_jug-spout raw_meat_bacteria))
+    (not (contaminated milk_jug-bottom raw_meat_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-water)) (* 594 (cost-cleaning_agent)) (* 198 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time))))
 )

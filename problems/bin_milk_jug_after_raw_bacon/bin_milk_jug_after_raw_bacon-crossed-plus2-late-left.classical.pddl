@@ -2,12 +2,13 @@
 ; request: Please put the milk jug in the fridge door bin.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem bin_milk_jug_after_raw_bacon-crossed-plus2-late-left)
   (:domain hygiene-bin_milk_jug_after_raw_bacon)
   (:objects
     left right - gripper
     breakfast_bar fridge_door_bin frying_spatula milk_jug raw_bacon_pack - thing
-    left-pad left-side right-pad right-side breakfast_bar-top fridge_door_bin-edge fridge_door_bin-inside fridge_door_bin-bottom frying_spatula-handle frying_spatula-blade milk_jug-handle milk_jug-spout milk_jug-bottom raw_bacon_pack-edge raw_bacon_pack-underside - carrier
+    left-pad left-side left-glove right-pad right-side right-glove breakfast_bar-top fridge_door_bin-edge fridge_door_bin-inside fridge_door_bin-bottom frying_spatula-handle frying_spatula-blade milk_jug-handle milk_jug-spout milk_jug-bottom raw_bacon_pack-edge raw_bacon_pack-underside - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -120,8 +121,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of breakfast_bar breakfast_bar-top)
     (surface-of fridge_door_bin fridge_door_bin-inside)
     (unsafe raw_meat_bacteria breakfast_bar-top milk_jug-bottom)
@@ -136,6 +135,9 @@
   )
   (:goal (and
     (at milk_jug fridge_door_bin)
+    (not (contaminated milk_jug-handle raw_meat_bacteria))
+    (not (contaminated milk_jug-spout raw_meat_bacteria))
+    (not (contaminated milk_jug-bottom raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

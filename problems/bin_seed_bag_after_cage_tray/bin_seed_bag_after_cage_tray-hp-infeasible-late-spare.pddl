@@ -2,23 +2,22 @@
 ; request: Bird seed into the seed bin.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem bin_seed_bag_after_cage_tray-hp-infeasible-late-spare)
   (:domain hygiene-bin_seed_bag_after_cage_tray)
   (:objects
     left right - gripper
     bird_cage_tray bird_seed_bag cage_brush cage_stand seed_bin - thing
-    left-pad left-side right-pad right-side bird_cage_tray-edge bird_cage_tray-base bird_seed_bag-top bird_seed_bag-bottom cage_brush-handle cage_brush-bristles cage_stand-top seed_bin-lid seed_bin-inside seed_bin-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bird_cage_tray-edge bird_cage_tray-base bird_seed_bag-top bird_seed_bag-bottom cage_brush-handle cage_brush-bristles cage_stand-top seed_bin-lid seed_bin-inside seed_bin-bottom - carrier
   )
   (:init
-    (appliance-free cage_stand)
-    (appliance-free seed_bin)
     (at bird_cage_tray cage_stand)
     (at bird_seed_bag cage_stand)
     (at seed_bin cage_stand)
@@ -112,8 +111,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cage_stand cage_stand-top)
     (surface-of seed_bin seed_bin-inside)
     (unsafe pet_waste_bacteria cage_stand-top bird_seed_bag-bottom)
@@ -130,10 +127,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at bird_seed_bag seed_bin)
+    (not (contaminated bird_seed_bag-top pet_waste_bacteria))
+    (not (contaminated bird_seed_bag-bottom pet_waste_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

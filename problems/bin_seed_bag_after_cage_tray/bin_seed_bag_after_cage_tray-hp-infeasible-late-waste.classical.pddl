@@ -2,12 +2,13 @@
 ; request: Bird seed into the seed bin.
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem bin_seed_bag_after_cage_tray-hp-infeasible-late-waste)
   (:domain hygiene-bin_seed_bag_after_cage_tray)
   (:objects
     left right - gripper
     bird_cage_tray bird_seed_bag cage_brush cage_stand seed_bin - thing
-    left-pad left-side right-pad right-side bird_cage_tray-edge bird_cage_tray-base bird_seed_bag-top bird_seed_bag-bottom cage_brush-handle cage_brush-bristles cage_stand-top seed_bin-lid seed_bin-inside seed_bin-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bird_cage_tray-edge bird_cage_tray-base bird_seed_bag-top bird_seed_bag-bottom cage_brush-handle cage_brush-bristles cage_stand-top seed_bin-lid seed_bin-inside seed_bin-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cage_stand cage_stand-top)
     (surface-of seed_bin seed_bin-inside)
     (unsafe pet_waste_bacteria cage_stand-top bird_seed_bag-bottom)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at bird_seed_bag seed_bin)
+    (not (contaminated bird_seed_bag-top pet_waste_bacteria))
+    (not (contaminated bird_seed_bag-bottom pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

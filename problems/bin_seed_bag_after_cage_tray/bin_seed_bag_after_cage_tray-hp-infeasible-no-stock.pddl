@@ -2,23 +2,24 @@
 ; request: Bird seed into the seed bin.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 11
 ;   active_robot_time: upper bound 10, weight 1
 ;   water: upper bound 0, weight 0
 ;   cleaning_agent: upper bound 0, weight 0
 ;   replacement_parts: upper bound 0, weight 0
 ;   solid_waste: upper bound 0, weight 0
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem bin_seed_bag_after_cage_tray-hp-infeasible-no-stock)
   (:domain hygiene-bin_seed_bag_after_cage_tray)
   (:objects
     left right - gripper
     bird_cage_tray bird_seed_bag cage_brush cage_stand seed_bin - thing
-    left-pad left-side right-pad right-side bird_cage_tray-edge bird_cage_tray-base bird_seed_bag-top bird_seed_bag-bottom cage_brush-handle cage_brush-bristles cage_stand-top seed_bin-lid seed_bin-inside seed_bin-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bird_cage_tray-edge bird_cage_tray-base bird_seed_bag-top bird_seed_bag-bottom cage_brush-handle cage_brush-bristles cage_stand-top seed_bin-lid seed_bin-inside seed_bin-bottom - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free cage_stand)
-    (appliance-free seed_bin)
     (at bird_cage_tray cage_stand)
     (at bird_seed_bag cage_stand)
     (at seed_bin cage_stand)
@@ -112,10 +113,13 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cage_stand cage_stand-top)
     (surface-of seed_bin seed_bin-inside)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe pet_waste_bacteria cage_stand-top bird_seed_bag-bottom)
     (unsafe pet_waste_bacteria left-pad bird_seed_bag-bottom)
     (unsafe pet_waste_bacteria left-pad bird_seed_bag-top)
@@ -130,10 +134,25 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at bird_seed_bag seed_bin)
+    (not (contaminated bird_seed_bag-top pet_waste_bacteria))
+    (not (contaminated bird_seed_bag-bottom pet_waste_bacteria))
+    (finished)
   ))
-  (:metric minimize (+ (* 11 (total-time)) (* 1 (cost-active_robot_time))))
+  (:metric minimize (+ (* 11 (cost-makespan)) (* 1 (cost-active_robot_time))))
 )

@@ -2,12 +2,13 @@
 ; request: Put the block of cheese on the wooden serving board, please.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem board_cheese_after_raw_fish-crossed-plus4-early-left)
   (:domain hygiene-board_cheese_after_raw_fish)
   (:objects
     left right - gripper
     cheese_block filleting_knife kitchen_island raw_fish_parcel serving_board - thing
-    left-pad left-side right-pad right-side cheese_block-rind filleting_knife-handle filleting_knife-blade kitchen_island-top raw_fish_parcel-wrap raw_fish_parcel-underside serving_board-edge serving_board-top serving_board-underside - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cheese_block-rind filleting_knife-handle filleting_knife-blade kitchen_island-top raw_fish_parcel-wrap raw_fish_parcel-underside serving_board-edge serving_board-top serving_board-underside - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of kitchen_island kitchen_island-top)
     (surface-of serving_board serving_board-top)
     (unsafe raw_meat_bacteria kitchen_island-top cheese_block-rind)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at cheese_block serving_board)
+    (not (contaminated cheese_block-rind raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,22 @@
 ; request: Put the block of cheese on the wooden serving board, please.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem board_cheese_after_raw_fish-crossed-plus4-early-left)
   (:domain hygiene-board_cheese_after_raw_fish)
   (:objects
     left right - gripper
     cheese_block filleting_knife kitchen_island raw_fish_parcel serving_board - thing
-    left-pad left-side right-pad right-side cheese_block-rind filleting_knife-handle filleting_knife-blade kitchen_island-top raw_fish_parcel-wrap raw_fish_parcel-underside serving_board-edge serving_board-top serving_board-underside - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cheese_block-rind filleting_knife-handle filleting_knife-blade kitchen_island-top raw_fish_parcel-wrap raw_fish_parcel-underside serving_board-edge serving_board-top serving_board-underside - carrier
   )
   (:init
-    (appliance-free kitchen_island)
-    (appliance-free serving_board)
     (at cheese_block kitchen_island)
     (at raw_fish_parcel kitchen_island)
     (at serving_board kitchen_island)
@@ -107,8 +106,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of kitchen_island kitchen_island-top)
     (surface-of serving_board serving_board-top)
     (unsafe raw_meat_bacteria kitchen_island-top cheese_block-rind)
@@ -123,10 +120,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at cheese_block serving_board)
+    (not (contaminated cheese_block-rind raw_meat_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

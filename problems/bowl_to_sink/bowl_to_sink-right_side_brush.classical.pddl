@@ -2,12 +2,13 @@
 ; request: Could you put the bowl in the sink?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem bowl_to_sink-right_side_brush)
   (:domain hygiene-bowl_to_sink)
   (:objects
     left right - gripper
     bin bowl counter sink table - thing
-    left-pad left-side right-pad right-side bin-lid bin-body bowl-rim bowl-inside bowl-bottom counter-top sink-basin table-top - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bin-lid bin-body bowl-rim bowl-inside bowl-bottom counter-top sink-basin table-top - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 n9 n10 - level
   )
   (:init
@@ -63,6 +64,7 @@
     (crosses soil table-top right-pad)
     (empty left)
     (empty right)
+    (for-dirty sink)
     (graspable bin bin-lid)
     (graspable bowl bowl-rim)
     (level-cleaning_agent n4)
@@ -101,8 +103,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bowl bowl-inside)
     (surface-of counter counter-top)
     (surface-of sink sink-basin)

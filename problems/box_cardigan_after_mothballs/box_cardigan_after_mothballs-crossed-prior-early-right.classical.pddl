@@ -2,12 +2,13 @@
 ; request: Could you put the baby's cardigan in the garment box?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem box_cardigan_after_mothballs-crossed-prior-early-right)
   (:domain hygiene-box_cardigan_after_mothballs)
   (:objects
     left right - gripper
     baby_cardigan clothes_hanger dresser_top garment_box mothball_pack - thing
-    left-pad left-side right-pad right-side baby_cardigan-collar baby_cardigan-body clothes_hanger-bar clothes_hanger-hook dresser_top-top garment_box-lid garment_box-inside garment_box-bottom mothball_pack-tab mothball_pack-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove baby_cardigan-collar baby_cardigan-body clothes_hanger-bar clothes_hanger-hook dresser_top-top garment_box-lid garment_box-inside garment_box-bottom mothball_pack-tab mothball_pack-base - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew pesticide_residue right-pad)
     (removes wash pesticide_residue left-pad)
     (removes wash pesticide_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of dresser_top dresser_top-top)
     (surface-of garment_box garment_box-inside)
     (unsafe pesticide_residue dresser_top-top baby_cardigan-body)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at baby_cardigan garment_box)
+    (not (contaminated baby_cardigan-collar pesticide_residue))
+    (not (contaminated baby_cardigan-body pesticide_residue))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,22 @@
 ; request: Please put the cucumber in the crisper box.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem box_cucumber_after_compost-crossed-plus4-early-right)
   (:domain hygiene-box_cucumber_after_compost)
   (:objects
     left right - gripper
     compost_caddy crisper_box cucumber kitchen_island peeler - thing
-    left-pad left-side right-pad right-side compost_caddy-handle compost_caddy-base crisper_box-lid crisper_box-inside crisper_box-bottom cucumber-skin kitchen_island-top peeler-handle peeler-blade - carrier
+    left-pad left-side left-glove right-pad right-side right-glove compost_caddy-handle compost_caddy-base crisper_box-lid crisper_box-inside crisper_box-bottom cucumber-skin kitchen_island-top peeler-handle peeler-blade - carrier
   )
   (:init
-    (appliance-free crisper_box)
-    (appliance-free kitchen_island)
     (at compost_caddy kitchen_island)
     (at crisper_box kitchen_island)
     (at cucumber kitchen_island)
@@ -107,8 +106,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of crisper_box crisper_box-inside)
     (surface-of kitchen_island kitchen_island-top)
     (unsafe mould crisper_box-inside cucumber-skin)
@@ -123,10 +120,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at cucumber crisper_box)
+    (not (contaminated cucumber-skin mould))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

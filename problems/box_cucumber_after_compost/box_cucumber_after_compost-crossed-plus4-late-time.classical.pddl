@@ -2,12 +2,13 @@
 ; request: Cucumber into the crisper box.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem box_cucumber_after_compost-crossed-plus4-late-time)
   (:domain hygiene-box_cucumber_after_compost)
   (:objects
     left right - gripper
     compost_caddy crisper_box cucumber kitchen_island peeler - thing
-    left-pad left-side right-pad right-side compost_caddy-handle compost_caddy-base crisper_box-lid crisper_box-inside crisper_box-bottom cucumber-skin kitchen_island-top peeler-handle peeler-blade - carrier
+    left-pad left-side left-glove right-pad right-side right-glove compost_caddy-handle compost_caddy-base crisper_box-lid crisper_box-inside crisper_box-bottom cucumber-skin kitchen_island-top peeler-handle peeler-blade - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of crisper_box crisper_box-inside)
     (surface-of kitchen_island kitchen_island-top)
     (unsafe mould crisper_box-inside cucumber-skin)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at cucumber crisper_box)
+    (not (contaminated cucumber-skin mould))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,24 +2,24 @@
 ; request: Cucumber into the crisper box.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 594
 ;   active_robot_time: upper bound 10, weight 54
 ;   water: upper bound 2, weight 18
 ;   cleaning_agent: upper bound 1, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
-; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem box_cucumber_after_compost-crossed-plus4-late-time)
   (:domain hygiene-box_cucumber_after_compost)
   (:objects
     left right - gripper
     compost_caddy crisper_box cucumber kitchen_island peeler - thing
-    left-pad left-side right-pad right-side compost_caddy-handle compost_caddy-base crisper_box-lid crisper_box-inside crisper_box-bottom cucumber-skin kitchen_island-top peeler-handle peeler-blade - carrier
+    left-pad left-side left-glove right-pad right-side right-glove compost_caddy-handle compost_caddy-base crisper_box-lid crisper_box-inside crisper_box-bottom cucumber-skin kitchen_island-top peeler-handle peeler-blade - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free crisper_box)
-    (appliance-free kitchen_island)
     (at compost_caddy kitchen_island)
     (at crisper_box kitchen_island)
     (at cucumber kitchen_island)
@@ -108,10 +108,13 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of crisper_box crisper_box-inside)
     (surface-of kitchen_island kitchen_island-top)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe mould crisper_box-inside cucumber-skin)
     (unsafe mould kitchen_island-top cucumber-skin)
     (unsafe mould left-pad cucumber-skin)
@@ -124,10 +127,24 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at cucumber crisper_box)
+    (not (contaminated cucumber-skin mould))
+    (finished)
   ))
-  (:metric minimize (+ (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 594 (cost-makespan)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

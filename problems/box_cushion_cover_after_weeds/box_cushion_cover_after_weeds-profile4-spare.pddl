@@ -2,23 +2,22 @@
 ; request: Could you store the cushion cover in the garden storage box?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem box_cushion_cover_after_weeds-profile4-spare)
   (:domain hygiene-box_cushion_cover_after_weeds)
   (:objects
     left right - gripper
     cushion_cover garden_bench garden_storage_box patio_brush patio_weed_bucket - thing
-    left-pad left-side right-pad right-side cushion_cover-edge cushion_cover-face garden_bench-seat garden_storage_box-lid garden_storage_box-inside garden_storage_box-bottom patio_brush-handle patio_brush-bristles patio_weed_bucket-handle patio_weed_bucket-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cushion_cover-edge cushion_cover-face garden_bench-seat garden_storage_box-lid garden_storage_box-inside garden_storage_box-bottom patio_brush-handle patio_brush-bristles patio_weed_bucket-handle patio_weed_bucket-base - carrier
   )
   (:init
-    (appliance-free garden_bench)
-    (appliance-free garden_storage_box)
     (at cushion_cover garden_bench)
     (at garden_storage_box garden_bench)
     (at patio_weed_bucket garden_bench)
@@ -112,8 +111,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of garden_bench garden_bench-seat)
     (surface-of garden_storage_box garden_storage_box-inside)
     (unsafe soil garden_bench-seat cushion_cover-face)
@@ -130,10 +127,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at cushion_cover garden_storage_box)
+    (not (contaminated cushion_cover-edge soil))
+    (not (contaminated cushion_cover-face soil))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,12 +2,13 @@
 ; request: Could you store the cushion cover in the garden storage box?
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem box_cushion_cover_after_weeds-profile4-waste)
   (:domain hygiene-box_cushion_cover_after_weeds)
   (:objects
     left right - gripper
     cushion_cover garden_bench garden_storage_box patio_brush patio_weed_bucket - thing
-    left-pad left-side right-pad right-side cushion_cover-edge cushion_cover-face garden_bench-seat garden_storage_box-lid garden_storage_box-inside garden_storage_box-bottom patio_brush-handle patio_brush-bristles patio_weed_bucket-handle patio_weed_bucket-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cushion_cover-edge cushion_cover-face garden_bench-seat garden_storage_box-lid garden_storage_box-inside garden_storage_box-bottom patio_brush-handle patio_brush-bristles patio_weed_bucket-handle patio_weed_bucket-base - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of garden_bench garden_bench-seat)
     (surface-of garden_storage_box garden_storage_box-inside)
     (unsafe soil garden_bench-seat cushion_cover-face)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at cushion_cover garden_storage_box)
+    (not (contaminated cushion_cover-edge soil))
+    (not (contaminated cushion_cover-face soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Fish food tub into the aquarium supplies box.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem box_fish_food_after_filter-hp-infeasible-late-spare)
   (:domain hygiene-box_fish_food_after_filter)
   (:objects
     left right - gripper
     aquarium_net aquarium_stand aquarium_supplies_box fish_food_tub fish_tank_filter - thing
-    left-pad left-side right-pad right-side aquarium_net-handle aquarium_net-net aquarium_stand-top aquarium_supplies_box-lid aquarium_supplies_box-inside aquarium_supplies_box-bottom fish_food_tub-lid fish_food_tub-base fish_tank_filter-housing fish_tank_filter-sponge - carrier
+    left-pad left-side left-glove right-pad right-side right-glove aquarium_net-handle aquarium_net-net aquarium_stand-top aquarium_supplies_box-lid aquarium_supplies_box-inside aquarium_supplies_box-bottom fish_food_tub-lid fish_food_tub-base fish_tank_filter-housing fish_tank_filter-sponge - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of aquarium_stand aquarium_stand-top)
     (surface-of aquarium_supplies_box aquarium_supplies_box-inside)
     (unsafe mould aquarium_stand-top fish_food_tub-base)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at fish_food_tub aquarium_supplies_box)
+    (not (contaminated fish_food_tub-lid mould))
+    (not (contaminated fish_food_tub-base mould))
   ))
   (:metric minimize (total-cost))
 )

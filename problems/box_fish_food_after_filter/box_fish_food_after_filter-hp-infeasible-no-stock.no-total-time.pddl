@@ -2,24 +2,24 @@
 ; request: Fish food tub into the aquarium supplies box.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 11
 ;   active_robot_time: upper bound 10, weight 1
 ;   water: upper bound 0, weight 0
 ;   cleaning_agent: upper bound 0, weight 0
 ;   replacement_parts: upper bound 0, weight 0
 ;   solid_waste: upper bound 0, weight 0
-; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem box_fish_food_after_filter-hp-infeasible-no-stock)
   (:domain hygiene-box_fish_food_after_filter)
   (:objects
     left right - gripper
     aquarium_net aquarium_stand aquarium_supplies_box fish_food_tub fish_tank_filter - thing
-    left-pad left-side right-pad right-side aquarium_net-handle aquarium_net-net aquarium_stand-top aquarium_supplies_box-lid aquarium_supplies_box-inside aquarium_supplies_box-bottom fish_food_tub-lid fish_food_tub-base fish_tank_filter-housing fish_tank_filter-sponge - carrier
+    left-pad left-side left-glove right-pad right-side right-glove aquarium_net-handle aquarium_net-net aquarium_stand-top aquarium_supplies_box-lid aquarium_supplies_box-inside aquarium_supplies_box-bottom fish_food_tub-lid fish_food_tub-base fish_tank_filter-housing fish_tank_filter-sponge - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free aquarium_stand)
-    (appliance-free aquarium_supplies_box)
     (at aquarium_supplies_box aquarium_stand)
     (at fish_food_tub aquarium_stand)
     (at fish_tank_filter aquarium_stand)
@@ -113,10 +113,13 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of aquarium_stand aquarium_stand-top)
     (surface-of aquarium_supplies_box aquarium_supplies_box-inside)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe mould aquarium_stand-top fish_food_tub-base)
     (unsafe mould aquarium_supplies_box-inside fish_food_tub-base)
     (unsafe mould left-pad fish_food_tub-base)
@@ -131,10 +134,25 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at fish_food_tub aquarium_supplies_box)
+    (not (contaminated fish_food_tub-lid mould))
+    (not (contaminated fish_food_tub-base mould))
+    (finished)
   ))
-  (:metric minimize (* 1 (cost-active_robot_time)))
+  (:metric minimize (+ (* 11 (cost-makespan)) (* 1 (cost-active_robot_time))))
 )

@@ -2,7 +2,7 @@
 ; request: Koi food tub into the pond supplies box.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
@@ -10,16 +10,15 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem box_koi_food_after_lawn_feed-hp-f-late-spare)
   (:domain hygiene-box_koi_food_after_lawn_feed)
   (:objects
     left right - gripper
     koi_food_tub lawn_feed_spreader pond_net pond_supplies_box porch_step - thing
-    left-pad left-side right-pad right-side koi_food_tub-lid koi_food_tub-base lawn_feed_spreader-handle lawn_feed_spreader-hopper pond_net-handle pond_net-net pond_supplies_box-lid pond_supplies_box-inside pond_supplies_box-bottom porch_step-step - carrier
+    left-pad left-side left-glove right-pad right-side right-glove koi_food_tub-lid koi_food_tub-base lawn_feed_spreader-handle lawn_feed_spreader-hopper pond_net-handle pond_net-net pond_supplies_box-lid pond_supplies_box-inside pond_supplies_box-bottom porch_step-step - carrier
   )
   (:init
-    (appliance-free pond_supplies_box)
-    (appliance-free porch_step)
     (at koi_food_tub porch_step)
     (at lawn_feed_spreader porch_step)
     (at pond_supplies_box porch_step)
@@ -113,8 +112,6 @@
     (removes renew pesticide_residue right-pad)
     (removes wash pesticide_residue left-pad)
     (removes wash pesticide_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of pond_supplies_box pond_supplies_box-inside)
     (surface-of porch_step porch_step-step)
     (unsafe pesticide_residue left-pad koi_food_tub-base)
@@ -131,10 +128,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at koi_food_tub pond_supplies_box)
+    (not (contaminated koi_food_tub-lid pesticide_residue))
+    (not (contaminated koi_food_tub-base pesticide_residue))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time))))
 )

@@ -2,12 +2,13 @@
 ; request: Please put the koi food in the pond supplies box.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem box_koi_food_after_lawn_feed-hp-f-late-water)
   (:domain hygiene-box_koi_food_after_lawn_feed)
   (:objects
     left right - gripper
     koi_food_tub lawn_feed_spreader pond_net pond_supplies_box porch_step - thing
-    left-pad left-side right-pad right-side koi_food_tub-lid koi_food_tub-base lawn_feed_spreader-handle lawn_feed_spreader-hopper pond_net-handle pond_net-net pond_supplies_box-lid pond_supplies_box-inside pond_supplies_box-bottom porch_step-step - carrier
+    left-pad left-side left-glove right-pad right-side right-glove koi_food_tub-lid koi_food_tub-base lawn_feed_spreader-handle lawn_feed_spreader-hopper pond_net-handle pond_net-net pond_supplies_box-lid pond_supplies_box-inside pond_supplies_box-bottom porch_step-step - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew pesticide_residue right-pad)
     (removes wash pesticide_residue left-pad)
     (removes wash pesticide_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of pond_supplies_box pond_supplies_box-inside)
     (surface-of porch_step porch_step-step)
     (unsafe pesticide_residue left-pad koi_food_tub-base)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at koi_food_tub pond_supplies_box)
+    (not (contaminated koi_food_tub-lid pesticide_residue))
+    (not (contaminated koi_food_tub-base pesticide_residue))
   ))
   (:metric minimize (total-cost))
 )

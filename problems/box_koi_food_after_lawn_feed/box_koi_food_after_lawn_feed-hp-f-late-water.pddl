@@ -2,23 +2,22 @@
 ; request: Please put the koi food in the pond supplies box.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   water: upper bound 2, weight 1188
 ;   cleaning_agent: upper bound 1, weight 594
 ;   replacement_parts: upper bound 2, weight 198
 ;   solid_waste: upper bound 2, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem box_koi_food_after_lawn_feed-hp-f-late-water)
   (:domain hygiene-box_koi_food_after_lawn_feed)
   (:objects
     left right - gripper
     koi_food_tub lawn_feed_spreader pond_net pond_supplies_box porch_step - thing
-    left-pad left-side right-pad right-side koi_food_tub-lid koi_food_tub-base lawn_feed_spreader-handle lawn_feed_spreader-hopper pond_net-handle pond_net-net pond_supplies_box-lid pond_supplies_box-inside pond_supplies_box-bottom porch_step-step - carrier
+    left-pad left-side left-glove right-pad right-side right-glove koi_food_tub-lid koi_food_tub-base lawn_feed_spreader-handle lawn_feed_spreader-hopper pond_net-handle pond_net-net pond_supplies_box-lid pond_supplies_box-inside pond_supplies_box-bottom porch_step-step - carrier
   )
   (:init
-    (appliance-free pond_supplies_box)
-    (appliance-free porch_step)
     (at koi_food_tub porch_step)
     (at lawn_feed_spreader porch_step)
     (at pond_supplies_box porch_step)
@@ -112,8 +111,6 @@
     (removes renew pesticide_residue right-pad)
     (removes wash pesticide_residue left-pad)
     (removes wash pesticide_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of pond_supplies_box pond_supplies_box-inside)
     (surface-of porch_step porch_step-step)
     (unsafe pesticide_residue left-pad koi_food_tub-base)
@@ -130,10 +127,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at koi_food_tub pond_supplies_box)
+    (not (contaminated koi_food_tub-lid pesticide_residue))
+    (not (contaminated koi_food_tub-base pesticide_residue))
   ))
   (:metric minimize (+ (* 1188 (cost-water)) (* 594 (cost-cleaning_agent)) (* 198 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,23 +2,22 @@
 ; request: Could you tuck the folded napkin into the napkin box?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem box_napkin_after_garden_clogs-crossed-plus2-early-left)
   (:domain hygiene-box_napkin_after_garden_clogs)
   (:objects
     left right - gripper
     candlestick dining_table garden_clogs linen_napkin napkin_box - thing
-    left-pad left-side right-pad right-side candlestick-stem candlestick-foot dining_table-top garden_clogs-heel garden_clogs-sole linen_napkin-fold napkin_box-lid napkin_box-inside napkin_box-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove candlestick-stem candlestick-foot dining_table-top garden_clogs-heel garden_clogs-sole linen_napkin-fold napkin_box-lid napkin_box-inside napkin_box-bottom - carrier
   )
   (:init
-    (appliance-free dining_table)
-    (appliance-free napkin_box)
     (at garden_clogs dining_table)
     (at linen_napkin dining_table)
     (at napkin_box dining_table)
@@ -107,8 +106,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of dining_table dining_table-top)
     (surface-of napkin_box napkin_box-inside)
     (unsafe soil dining_table-top linen_napkin-fold)
@@ -123,10 +120,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at linen_napkin napkin_box)
+    (not (contaminated linen_napkin-fold soil))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

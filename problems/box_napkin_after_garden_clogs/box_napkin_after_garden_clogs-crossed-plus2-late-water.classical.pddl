@@ -2,12 +2,13 @@
 ; request: Please put the linen napkin in the napkin box.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem box_napkin_after_garden_clogs-crossed-plus2-late-water)
   (:domain hygiene-box_napkin_after_garden_clogs)
   (:objects
     left right - gripper
     candlestick dining_table garden_clogs linen_napkin napkin_box - thing
-    left-pad left-side right-pad right-side candlestick-stem candlestick-foot dining_table-top garden_clogs-heel garden_clogs-sole linen_napkin-fold napkin_box-lid napkin_box-inside napkin_box-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove candlestick-stem candlestick-foot dining_table-top garden_clogs-heel garden_clogs-sole linen_napkin-fold napkin_box-lid napkin_box-inside napkin_box-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of dining_table dining_table-top)
     (surface-of napkin_box napkin_box-inside)
     (unsafe soil dining_table-top linen_napkin-fold)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at linen_napkin napkin_box)
+    (not (contaminated linen_napkin-fold soil))
   ))
   (:metric minimize (total-cost))
 )

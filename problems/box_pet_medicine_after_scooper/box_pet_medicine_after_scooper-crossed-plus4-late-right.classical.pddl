@@ -2,12 +2,13 @@
 ; request: Medicine bottle into the pet first-aid box.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem box_pet_medicine_after_scooper-crossed-plus4-late-right)
   (:domain hygiene-box_pet_medicine_after_scooper)
   (:objects
     left right - gripper
     mudroom_bench pet_first_aid_box pet_medicine_bottle pooper_scooper tick_remover - thing
-    left-pad left-side right-pad right-side mudroom_bench-seat pet_first_aid_box-lid pet_first_aid_box-inside pet_first_aid_box-bottom pet_medicine_bottle-cap pet_medicine_bottle-body pooper_scooper-handle pooper_scooper-jaws tick_remover-handle tick_remover-tip - carrier
+    left-pad left-side left-glove right-pad right-side right-glove mudroom_bench-seat pet_first_aid_box-lid pet_first_aid_box-inside pet_first_aid_box-bottom pet_medicine_bottle-cap pet_medicine_bottle-body pooper_scooper-handle pooper_scooper-jaws tick_remover-handle tick_remover-tip - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -115,8 +116,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of mudroom_bench mudroom_bench-seat)
     (surface-of pet_first_aid_box pet_first_aid_box-inside)
     (unsafe pet_waste_bacteria left-pad pet_medicine_bottle-body)
@@ -129,6 +128,8 @@
   )
   (:goal (and
     (at pet_medicine_bottle pet_first_aid_box)
+    (not (contaminated pet_medicine_bottle-cap pet_waste_bacteria))
+    (not (contaminated pet_medicine_bottle-body pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

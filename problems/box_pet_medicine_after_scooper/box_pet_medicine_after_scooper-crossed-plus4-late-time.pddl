@@ -2,23 +2,24 @@
 ; request: Medicine bottle into the pet first-aid box.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 594
 ;   active_robot_time: upper bound 10, weight 54
 ;   water: upper bound 2, weight 18
 ;   cleaning_agent: upper bound 1, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem box_pet_medicine_after_scooper-crossed-plus4-late-time)
   (:domain hygiene-box_pet_medicine_after_scooper)
   (:objects
     left right - gripper
     mudroom_bench pet_first_aid_box pet_medicine_bottle pooper_scooper tick_remover - thing
-    left-pad left-side right-pad right-side mudroom_bench-seat pet_first_aid_box-lid pet_first_aid_box-inside pet_first_aid_box-bottom pet_medicine_bottle-cap pet_medicine_bottle-body pooper_scooper-handle pooper_scooper-jaws tick_remover-handle tick_remover-tip - carrier
+    left-pad left-side left-glove right-pad right-side right-glove mudroom_bench-seat pet_first_aid_box-lid pet_first_aid_box-inside pet_first_aid_box-bottom pet_medicine_bottle-cap pet_medicine_bottle-body pooper_scooper-handle pooper_scooper-jaws tick_remover-handle tick_remover-tip - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free mudroom_bench)
-    (appliance-free pet_first_aid_box)
     (at pet_first_aid_box mudroom_bench)
     (at pet_medicine_bottle mudroom_bench)
     (at pooper_scooper mudroom_bench)
@@ -112,10 +113,13 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of mudroom_bench mudroom_bench-seat)
     (surface-of pet_first_aid_box pet_first_aid_box-inside)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe pet_waste_bacteria left-pad pet_medicine_bottle-body)
     (unsafe pet_waste_bacteria left-pad pet_medicine_bottle-cap)
     (unsafe pet_waste_bacteria mudroom_bench-seat pet_medicine_bottle-body)
@@ -130,10 +134,25 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at pet_medicine_bottle pet_first_aid_box)
+    (not (contaminated pet_medicine_bottle-cap pet_waste_bacteria))
+    (not (contaminated pet_medicine_bottle-body pet_waste_bacteria))
+    (finished)
   ))
-  (:metric minimize (+ (* 594 (total-time)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 594 (cost-makespan)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

@@ -2,23 +2,22 @@
 ; request: Could you store the clean picnic blanket in the storage box on the shed shelf?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   water: upper bound 2, weight 1188
 ;   cleaning_agent: upper bound 1, weight 594
 ;   replacement_parts: upper bound 2, weight 198
 ;   solid_waste: upper bound 2, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem box_picnic_blanket_after_grass_catcher-crossed-plus2-early-water)
   (:domain hygiene-box_picnic_blanket_after_grass_catcher)
   (:objects
     left right - gripper
     bike_pump grass_catcher picnic_blanket shed_shelf storage_box - thing
-    left-pad left-side right-pad right-side bike_pump-handle bike_pump-barrel grass_catcher-handle grass_catcher-base picnic_blanket-fold shed_shelf-board storage_box-lid storage_box-inside storage_box-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bike_pump-handle bike_pump-barrel grass_catcher-handle grass_catcher-base picnic_blanket-fold shed_shelf-board storage_box-lid storage_box-inside storage_box-bottom - carrier
   )
   (:init
-    (appliance-free shed_shelf)
-    (appliance-free storage_box)
     (at grass_catcher shed_shelf)
     (at picnic_blanket shed_shelf)
     (at storage_box shed_shelf)
@@ -102,8 +101,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of shed_shelf shed_shelf-board)
     (surface-of storage_box storage_box-inside)
     (unsafe soil left-pad picnic_blanket-fold)
@@ -118,10 +115,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at picnic_blanket storage_box)
+    (not (contaminated picnic_blanket-fold soil))
   ))
   (:metric minimize (+ (* 1188 (cost-water)) (* 594 (cost-cleaning_agent)) (* 198 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,12 +2,13 @@
 ; request: Please put the picnic blanket in the storage box.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem box_picnic_blanket_after_grass_catcher-crossed-plus2-late-left)
   (:domain hygiene-box_picnic_blanket_after_grass_catcher)
   (:objects
     left right - gripper
     bike_pump grass_catcher picnic_blanket shed_shelf storage_box - thing
-    left-pad left-side right-pad right-side bike_pump-handle bike_pump-barrel grass_catcher-handle grass_catcher-base picnic_blanket-fold shed_shelf-board storage_box-lid storage_box-inside storage_box-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bike_pump-handle bike_pump-barrel grass_catcher-handle grass_catcher-base picnic_blanket-fold shed_shelf-board storage_box-lid storage_box-inside storage_box-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -106,8 +107,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of shed_shelf shed_shelf-board)
     (surface-of storage_box storage_box-inside)
     (unsafe soil left-pad picnic_blanket-fold)
@@ -118,6 +117,7 @@
   )
   (:goal (and
     (at picnic_blanket storage_box)
+    (not (contaminated picnic_blanket-fold soil))
   ))
   (:metric minimize (total-cost))
 )

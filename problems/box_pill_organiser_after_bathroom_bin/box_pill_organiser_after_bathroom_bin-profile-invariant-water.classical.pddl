@@ -2,12 +2,13 @@
 ; request: Pill organiser into the medicine box.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem box_pill_organiser_after_bathroom_bin-profile-invariant-water)
   (:domain hygiene-box_pill_organiser_after_bathroom_bin)
   (:objects
     left right - gripper
     bathroom_bin bathroom_stool hand_soap_bottle medicine_box pill_organizer - thing
-    left-pad left-side right-pad right-side bathroom_bin-lid bathroom_bin-base bathroom_stool-seat hand_soap_bottle-pump hand_soap_bottle-base medicine_box-lid medicine_box-inside medicine_box-bottom pill_organizer-lid pill_organizer-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bathroom_bin-lid bathroom_bin-base bathroom_stool-seat hand_soap_bottle-pump hand_soap_bottle-base medicine_box-lid medicine_box-inside medicine_box-bottom pill_organizer-lid pill_organizer-base - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew faecal_bacteria right-pad)
     (removes wash faecal_bacteria left-pad)
     (removes wash faecal_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bathroom_stool bathroom_stool-seat)
     (surface-of medicine_box medicine_box-inside)
     (unsafe faecal_bacteria bathroom_stool-seat pill_organizer-base)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at pill_organizer medicine_box)
+    (not (contaminated pill_organizer-lid faecal_bacteria))
+    (not (contaminated pill_organizer-base faecal_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,22 @@
 ; request: Folded sheet into the storage box.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem box_sheet_after_muddy_sneakers-crossed-plus2-late-right)
   (:domain hygiene-box_sheet_after_muddy_sneakers)
   (:objects
     left right - gripper
     closet_shelf folded_sheet muddy_sneakers shoe_horn storage_box - thing
-    left-pad left-side right-pad right-side closet_shelf-board folded_sheet-fold muddy_sneakers-heel muddy_sneakers-sole shoe_horn-handle shoe_horn-blade storage_box-lid storage_box-inside storage_box-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove closet_shelf-board folded_sheet-fold muddy_sneakers-heel muddy_sneakers-sole shoe_horn-handle shoe_horn-blade storage_box-lid storage_box-inside storage_box-bottom - carrier
   )
   (:init
-    (appliance-free closet_shelf)
-    (appliance-free storage_box)
     (at folded_sheet closet_shelf)
     (at muddy_sneakers closet_shelf)
     (at storage_box closet_shelf)
@@ -108,8 +107,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of closet_shelf closet_shelf-board)
     (surface-of storage_box storage_box-inside)
     (unsafe soil closet_shelf-board folded_sheet-fold)
@@ -124,10 +121,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at folded_sheet storage_box)
+    (not (contaminated folded_sheet-fold soil))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,12 +2,13 @@
 ; request: Please put the folded sheet in the storage box.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem box_sheet_after_muddy_sneakers-crossed-plus2-late-water)
   (:domain hygiene-box_sheet_after_muddy_sneakers)
   (:objects
     left right - gripper
     closet_shelf folded_sheet muddy_sneakers shoe_horn storage_box - thing
-    left-pad left-side right-pad right-side closet_shelf-board folded_sheet-fold muddy_sneakers-heel muddy_sneakers-sole shoe_horn-handle shoe_horn-blade storage_box-lid storage_box-inside storage_box-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove closet_shelf-board folded_sheet-fold muddy_sneakers-heel muddy_sneakers-sole shoe_horn-handle shoe_horn-blade storage_box-lid storage_box-inside storage_box-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of closet_shelf closet_shelf-board)
     (surface-of storage_box storage_box-inside)
     (unsafe soil closet_shelf-board folded_sheet-fold)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at folded_sheet storage_box)
+    (not (contaminated folded_sheet-fold soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Please tidy the teddy bear away in the toy box.
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem box_teddy_after_backpack-profile4-waste)
   (:domain hygiene-box_teddy_after_backpack)
   (:objects
     left right - gripper
     muddy_backpack play_mat teddy_bear toy_box toy_car - thing
-    left-pad left-side right-pad right-side muddy_backpack-strap muddy_backpack-bottom play_mat-mat teddy_bear-arm teddy_bear-body toy_box-lid toy_box-inside toy_box-bottom toy_car-body toy_car-wheels - carrier
+    left-pad left-side left-glove right-pad right-side right-glove muddy_backpack-strap muddy_backpack-bottom play_mat-mat teddy_bear-arm teddy_bear-body toy_box-lid toy_box-inside toy_box-bottom toy_car-body toy_car-wheels - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of play_mat play_mat-mat)
     (surface-of toy_box toy_box-inside)
     (unsafe soil left-pad teddy_bear-arm)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at teddy_bear toy_box)
+    (not (contaminated teddy_bear-arm soil))
+    (not (contaminated teddy_bear-body soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,22 @@
 ; request: Could you add the chopsticks to the cutlery caddy for dinner?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   water: upper bound 2, weight 1188
 ;   cleaning_agent: upper bound 1, weight 594
 ;   replacement_parts: upper bound 2, weight 198
 ;   solid_waste: upper bound 2, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem caddy_chopsticks_after_potted_herb-crossed-plus2-early-water)
   (:domain hygiene-caddy_chopsticks_after_potted_herb)
   (:objects
     left right - gripper
     chopsticks crumb_brush cutlery_caddy dining_table potted_herb - thing
-    left-pad left-side right-pad right-side chopsticks-grip chopsticks-tips crumb_brush-handle crumb_brush-bristles cutlery_caddy-handle cutlery_caddy-inside cutlery_caddy-bottom dining_table-top potted_herb-rim potted_herb-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove chopsticks-grip chopsticks-tips crumb_brush-handle crumb_brush-bristles cutlery_caddy-handle cutlery_caddy-inside cutlery_caddy-bottom dining_table-top potted_herb-rim potted_herb-bottom - carrier
   )
   (:init
-    (appliance-free cutlery_caddy)
-    (appliance-free dining_table)
     (at chopsticks dining_table)
     (at cutlery_caddy dining_table)
     (at potted_herb dining_table)
@@ -99,8 +98,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cutlery_caddy cutlery_caddy-inside)
     (surface-of dining_table dining_table-top)
     (unsafe soil cutlery_caddy-inside chopsticks-grip)
@@ -117,10 +114,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at chopsticks cutlery_caddy)
+    (not (contaminated chopsticks-grip soil))
+    (not (contaminated chopsticks-tips soil))
   ))
   (:metric minimize (+ (* 1188 (cost-water)) (* 594 (cost-cleaning_agent)) (* 198 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,12 +2,13 @@
 ; request: Chopsticks in the cutlery caddy, please.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem caddy_chopsticks_after_potted_herb-crossed-plus2-late-right)
   (:domain hygiene-caddy_chopsticks_after_potted_herb)
   (:objects
     left right - gripper
     chopsticks crumb_brush cutlery_caddy dining_table potted_herb - thing
-    left-pad left-side right-pad right-side chopsticks-grip chopsticks-tips crumb_brush-handle crumb_brush-bristles cutlery_caddy-handle cutlery_caddy-inside cutlery_caddy-bottom dining_table-top potted_herb-rim potted_herb-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove chopsticks-grip chopsticks-tips crumb_brush-handle crumb_brush-bristles cutlery_caddy-handle cutlery_caddy-inside cutlery_caddy-bottom dining_table-top potted_herb-rim potted_herb-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -103,8 +104,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cutlery_caddy cutlery_caddy-inside)
     (surface-of dining_table dining_table-top)
     (unsafe soil cutlery_caddy-inside chopsticks-grip)
@@ -117,6 +116,8 @@
   )
   (:goal (and
     (at chopsticks cutlery_caddy)
+    (not (contaminated chopsticks-grip soil))
+    (not (contaminated chopsticks-tips soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,22 @@
 ; request: Could you put the denture case in the bedside caddy for tonight?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem caddy_denture_case_after_litter_bag-events-f-irr-spare)
   (:domain hygiene-caddy_denture_case_after_litter_bag)
   (:objects
     left right - gripper
     bedside_caddy bedside_table cat_litter_bag denture_case walking_cane - thing
-    left-pad left-side right-pad right-side bedside_caddy-handle bedside_caddy-inside bedside_caddy-bottom bedside_table-top cat_litter_bag-tie cat_litter_bag-base denture_case-lid denture_case-base walking_cane-handle walking_cane-tip - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bedside_caddy-handle bedside_caddy-inside bedside_caddy-bottom bedside_table-top cat_litter_bag-tie cat_litter_bag-base denture_case-lid denture_case-base walking_cane-handle walking_cane-tip - carrier
   )
   (:init
-    (appliance-free bedside_caddy)
-    (appliance-free bedside_table)
     (at bedside_caddy bedside_table)
     (at cat_litter_bag bedside_table)
     (at denture_case bedside_table)
@@ -112,8 +111,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bedside_caddy bedside_caddy-inside)
     (surface-of bedside_table bedside_table-top)
     (unsafe pet_waste_bacteria bedside_caddy-inside denture_case-base)
@@ -130,10 +127,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at denture_case bedside_caddy)
+    (not (contaminated denture_case-lid pet_waste_bacteria))
+    (not (contaminated denture_case-base pet_waste_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,12 +2,13 @@
 ; request: Denture case into the bedside caddy.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem caddy_denture_case_after_litter_bag-events-f-rel-spare)
   (:domain hygiene-caddy_denture_case_after_litter_bag)
   (:objects
     left right - gripper
     bedside_caddy bedside_table cat_litter_bag denture_case walking_cane - thing
-    left-pad left-side right-pad right-side bedside_caddy-handle bedside_caddy-inside bedside_caddy-bottom bedside_table-top cat_litter_bag-tie cat_litter_bag-base denture_case-lid denture_case-base walking_cane-handle walking_cane-tip - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bedside_caddy-handle bedside_caddy-inside bedside_caddy-bottom bedside_table-top cat_litter_bag-tie cat_litter_bag-base denture_case-lid denture_case-base walking_cane-handle walking_cane-tip - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bedside_caddy bedside_caddy-inside)
     (surface-of bedside_table bedside_table-top)
     (unsafe pet_waste_bacteria bedside_caddy-inside denture_case-base)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at denture_case bedside_caddy)
+    (not (contaminated denture_case-lid pet_waste_bacteria))
+    (not (contaminated denture_case-base pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

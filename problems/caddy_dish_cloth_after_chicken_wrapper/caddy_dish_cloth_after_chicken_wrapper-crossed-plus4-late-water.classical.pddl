@@ -2,12 +2,13 @@
 ; request: Please put the clean dish cloth in the sink caddy.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem caddy_dish_cloth_after_chicken_wrapper-crossed-plus4-late-water)
   (:domain hygiene-caddy_dish_cloth_after_chicken_wrapper)
   (:objects
     left right - gripper
     chicken_wrapper counter dish_cloth sink_caddy sponge - thing
-    left-pad left-side right-pad right-side chicken_wrapper-fold chicken_wrapper-base counter-top dish_cloth-fold sink_caddy-handle sink_caddy-inside sink_caddy-bottom sponge-scourer sponge-foam - carrier
+    left-pad left-side left-glove right-pad right-side right-glove chicken_wrapper-fold chicken_wrapper-base counter-top dish_cloth-fold sink_caddy-handle sink_caddy-inside sink_caddy-bottom sponge-scourer sponge-foam - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of sink_caddy sink_caddy-inside)
     (unsafe raw_meat_bacteria counter-top dish_cloth-fold)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at dish_cloth sink_caddy)
+    (not (contaminated dish_cloth-fold raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Could you put the formula tin in the baby supplies caddy?
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem caddy_formula_after_litter_scoop-hp-infeasible-early-waste)
   (:domain hygiene-caddy_formula_after_litter_scoop)
   (:objects
     left right - gripper
     baby_formula_tin baby_supplies_caddy counter litter_scoop measuring_scoop - thing
-    left-pad left-side right-pad right-side baby_formula_tin-lid baby_formula_tin-base baby_supplies_caddy-handle baby_supplies_caddy-inside baby_supplies_caddy-bottom counter-top litter_scoop-handle litter_scoop-scoop measuring_scoop-handle measuring_scoop-cup - carrier
+    left-pad left-side left-glove right-pad right-side right-glove baby_formula_tin-lid baby_formula_tin-base baby_supplies_caddy-handle baby_supplies_caddy-inside baby_supplies_caddy-bottom counter-top litter_scoop-handle litter_scoop-scoop measuring_scoop-handle measuring_scoop-cup - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -113,8 +114,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of baby_supplies_caddy baby_supplies_caddy-inside)
     (surface-of counter counter-top)
     (unsafe pet_waste_bacteria baby_supplies_caddy-inside baby_formula_tin-base)
@@ -127,6 +126,8 @@
   )
   (:goal (and
     (at baby_formula_tin baby_supplies_caddy)
+    (not (contaminated baby_formula_tin-lid pet_waste_bacteria))
+    (not (contaminated baby_formula_tin-base pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,22 @@
 ; request: Could you put the formula tin in the baby supplies caddy?
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   solid_waste: upper bound 2, weight 1188
 ;   replacement_parts: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem caddy_formula_after_litter_scoop-hp-infeasible-early-waste)
   (:domain hygiene-caddy_formula_after_litter_scoop)
   (:objects
     left right - gripper
     baby_formula_tin baby_supplies_caddy counter litter_scoop measuring_scoop - thing
-    left-pad left-side right-pad right-side baby_formula_tin-lid baby_formula_tin-base baby_supplies_caddy-handle baby_supplies_caddy-inside baby_supplies_caddy-bottom counter-top litter_scoop-handle litter_scoop-scoop measuring_scoop-handle measuring_scoop-cup - carrier
+    left-pad left-side left-glove right-pad right-side right-glove baby_formula_tin-lid baby_formula_tin-base baby_supplies_caddy-handle baby_supplies_caddy-inside baby_supplies_caddy-bottom counter-top litter_scoop-handle litter_scoop-scoop measuring_scoop-handle measuring_scoop-cup - carrier
   )
   (:init
-    (appliance-free baby_supplies_caddy)
-    (appliance-free counter)
     (at baby_formula_tin counter)
     (at baby_supplies_caddy counter)
     (at litter_scoop counter)
@@ -111,8 +110,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of baby_supplies_caddy baby_supplies_caddy-inside)
     (surface-of counter counter-top)
     (unsafe pet_waste_bacteria baby_supplies_caddy-inside baby_formula_tin-base)
@@ -129,10 +126,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at baby_formula_tin baby_supplies_caddy)
+    (not (contaminated baby_formula_tin-lid pet_waste_bacteria))
+    (not (contaminated baby_formula_tin-base pet_waste_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-solid_waste)) (* 396 (cost-replacement_parts)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

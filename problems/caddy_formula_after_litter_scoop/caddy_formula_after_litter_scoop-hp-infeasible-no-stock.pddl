@@ -2,23 +2,24 @@
 ; request: Baby formula into the baby supplies caddy.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 11
 ;   active_robot_time: upper bound 10, weight 1
 ;   water: upper bound 0, weight 0
 ;   cleaning_agent: upper bound 0, weight 0
 ;   replacement_parts: upper bound 0, weight 0
 ;   solid_waste: upper bound 0, weight 0
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem caddy_formula_after_litter_scoop-hp-infeasible-no-stock)
   (:domain hygiene-caddy_formula_after_litter_scoop)
   (:objects
     left right - gripper
     baby_formula_tin baby_supplies_caddy counter litter_scoop measuring_scoop - thing
-    left-pad left-side right-pad right-side baby_formula_tin-lid baby_formula_tin-base baby_supplies_caddy-handle baby_supplies_caddy-inside baby_supplies_caddy-bottom counter-top litter_scoop-handle litter_scoop-scoop measuring_scoop-handle measuring_scoop-cup - carrier
+    left-pad left-side left-glove right-pad right-side right-glove baby_formula_tin-lid baby_formula_tin-base baby_supplies_caddy-handle baby_supplies_caddy-inside baby_supplies_caddy-bottom counter-top litter_scoop-handle litter_scoop-scoop measuring_scoop-handle measuring_scoop-cup - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free baby_supplies_caddy)
-    (appliance-free counter)
     (at baby_formula_tin counter)
     (at baby_supplies_caddy counter)
     (at litter_scoop counter)
@@ -112,10 +113,13 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of baby_supplies_caddy baby_supplies_caddy-inside)
     (surface-of counter counter-top)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe pet_waste_bacteria baby_supplies_caddy-inside baby_formula_tin-base)
     (unsafe pet_waste_bacteria counter-top baby_formula_tin-base)
     (unsafe pet_waste_bacteria left-pad baby_formula_tin-base)
@@ -130,10 +134,25 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at baby_formula_tin baby_supplies_caddy)
+    (not (contaminated baby_formula_tin-lid pet_waste_bacteria))
+    (not (contaminated baby_formula_tin-base pet_waste_bacteria))
+    (finished)
   ))
-  (:metric minimize (+ (* 11 (total-time)) (* 1 (cost-active_robot_time))))
+  (:metric minimize (+ (* 11 (cost-makespan)) (* 1 (cost-active_robot_time))))
 )

@@ -2,12 +2,13 @@
 ; request: Hairbrush into the bathroom caddy, please.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem caddy_hairbrush_after_bleach-events-f-irr-water)
   (:domain hygiene-caddy_hairbrush_after_bleach)
   (:objects
     left right - gripper
     bathroom_caddy bathroom_shelf bleach_bottle hairbrush spray_bottle - thing
-    left-pad left-side right-pad right-side bathroom_caddy-handle bathroom_caddy-inside bathroom_caddy-bottom bathroom_shelf-shelf bleach_bottle-cap bleach_bottle-base hairbrush-handle hairbrush-bristles spray_bottle-trigger spray_bottle-body - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bathroom_caddy-handle bathroom_caddy-inside bathroom_caddy-bottom bathroom_shelf-shelf bleach_bottle-cap bleach_bottle-base hairbrush-handle hairbrush-bristles spray_bottle-trigger spray_bottle-body - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew cleaning_chemical_residue right-pad)
     (removes wash cleaning_chemical_residue left-pad)
     (removes wash cleaning_chemical_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bathroom_caddy bathroom_caddy-inside)
     (surface-of bathroom_shelf bathroom_shelf-shelf)
     (unsafe cleaning_chemical_residue bathroom_caddy-inside hairbrush-handle)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at hairbrush bathroom_caddy)
+    (not (contaminated hairbrush-handle cleaning_chemical_residue))
+    (not (contaminated hairbrush-bristles cleaning_chemical_residue))
   ))
   (:metric minimize (total-cost))
 )

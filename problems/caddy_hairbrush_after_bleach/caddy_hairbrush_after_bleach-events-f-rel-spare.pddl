@@ -2,23 +2,22 @@
 ; request: Hairbrush into the bathroom caddy, please.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem caddy_hairbrush_after_bleach-events-f-rel-spare)
   (:domain hygiene-caddy_hairbrush_after_bleach)
   (:objects
     left right - gripper
     bathroom_caddy bathroom_shelf bleach_bottle hairbrush spray_bottle - thing
-    left-pad left-side right-pad right-side bathroom_caddy-handle bathroom_caddy-inside bathroom_caddy-bottom bathroom_shelf-shelf bleach_bottle-cap bleach_bottle-base hairbrush-handle hairbrush-bristles spray_bottle-trigger spray_bottle-body - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bathroom_caddy-handle bathroom_caddy-inside bathroom_caddy-bottom bathroom_shelf-shelf bleach_bottle-cap bleach_bottle-base hairbrush-handle hairbrush-bristles spray_bottle-trigger spray_bottle-body - carrier
   )
   (:init
-    (appliance-free bathroom_caddy)
-    (appliance-free bathroom_shelf)
     (at bathroom_caddy bathroom_shelf)
     (at bleach_bottle bathroom_shelf)
     (at hairbrush bathroom_shelf)
@@ -112,8 +111,6 @@
     (removes renew cleaning_chemical_residue right-pad)
     (removes wash cleaning_chemical_residue left-pad)
     (removes wash cleaning_chemical_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bathroom_caddy bathroom_caddy-inside)
     (surface-of bathroom_shelf bathroom_shelf-shelf)
     (unsafe cleaning_chemical_residue bathroom_caddy-inside hairbrush-handle)
@@ -130,10 +127,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at hairbrush bathroom_caddy)
+    (not (contaminated hairbrush-handle cleaning_chemical_residue))
+    (not (contaminated hairbrush-bristles cleaning_chemical_residue))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

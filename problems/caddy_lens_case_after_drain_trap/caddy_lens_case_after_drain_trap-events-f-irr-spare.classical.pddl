@@ -2,12 +2,13 @@
 ; request: Please tidy the contact lens case into the bathroom caddy.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem caddy_lens_case_after_drain_trap-events-f-irr-spare)
   (:domain hygiene-caddy_lens_case_after_drain_trap)
   (:objects
     left right - gripper
     bathroom_caddy bathroom_shelf contact_lens_case drain_hook shower_drain_trap - thing
-    left-pad left-side right-pad right-side bathroom_caddy-handle bathroom_caddy-inside bathroom_caddy-bottom bathroom_shelf-shelf contact_lens_case-lid contact_lens_case-wells drain_hook-handle drain_hook-hook shower_drain_trap-grip shower_drain_trap-mesh - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bathroom_caddy-handle bathroom_caddy-inside bathroom_caddy-bottom bathroom_shelf-shelf contact_lens_case-lid contact_lens_case-wells drain_hook-handle drain_hook-hook shower_drain_trap-grip shower_drain_trap-mesh - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bathroom_caddy bathroom_caddy-inside)
     (surface-of bathroom_shelf bathroom_shelf-shelf)
     (unsafe mould bathroom_caddy-inside contact_lens_case-wells)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at contact_lens_case bathroom_caddy)
+    (not (contaminated contact_lens_case-lid mould))
+    (not (contaminated contact_lens_case-wells mould))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,22 @@
 ; request: Lens case into the bathroom caddy.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem caddy_lens_case_after_drain_trap-events-f-rel-spare)
   (:domain hygiene-caddy_lens_case_after_drain_trap)
   (:objects
     left right - gripper
     bathroom_caddy bathroom_shelf contact_lens_case drain_hook shower_drain_trap - thing
-    left-pad left-side right-pad right-side bathroom_caddy-handle bathroom_caddy-inside bathroom_caddy-bottom bathroom_shelf-shelf contact_lens_case-lid contact_lens_case-wells drain_hook-handle drain_hook-hook shower_drain_trap-grip shower_drain_trap-mesh - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bathroom_caddy-handle bathroom_caddy-inside bathroom_caddy-bottom bathroom_shelf-shelf contact_lens_case-lid contact_lens_case-wells drain_hook-handle drain_hook-hook shower_drain_trap-grip shower_drain_trap-mesh - carrier
   )
   (:init
-    (appliance-free bathroom_caddy)
-    (appliance-free bathroom_shelf)
     (at bathroom_caddy bathroom_shelf)
     (at contact_lens_case bathroom_shelf)
     (at shower_drain_trap bathroom_shelf)
@@ -112,8 +111,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bathroom_caddy bathroom_caddy-inside)
     (surface-of bathroom_shelf bathroom_shelf-shelf)
     (unsafe mould bathroom_caddy-inside contact_lens_case-wells)
@@ -130,10 +127,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at contact_lens_case bathroom_caddy)
+    (not (contaminated contact_lens_case-lid mould))
+    (not (contaminated contact_lens_case-wells mould))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

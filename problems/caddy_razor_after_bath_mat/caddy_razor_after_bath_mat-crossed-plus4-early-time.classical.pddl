@@ -2,12 +2,13 @@
 ; request: Could you put the razor in the shower caddy?
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem caddy_razor_after_bath_mat-crossed-plus4-early-time)
   (:domain hygiene-caddy_razor_after_bath_mat)
   (:objects
     left right - gripper
     bath_edge grout_brush mildewed_bath_mat razor shower_caddy - thing
-    left-pad left-side right-pad right-side bath_edge-ledge grout_brush-handle grout_brush-bristles mildewed_bath_mat-edge mildewed_bath_mat-base razor-handle razor-head shower_caddy-handle shower_caddy-shelf shower_caddy-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bath_edge-ledge grout_brush-handle grout_brush-bristles mildewed_bath_mat-edge mildewed_bath_mat-base razor-handle razor-head shower_caddy-handle shower_caddy-shelf shower_caddy-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -113,8 +114,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bath_edge bath_edge-ledge)
     (surface-of shower_caddy shower_caddy-shelf)
     (unsafe mould bath_edge-ledge razor-handle)
@@ -127,6 +126,8 @@
   )
   (:goal (and
     (at razor shower_caddy)
+    (not (contaminated razor-handle mould))
+    (not (contaminated razor-head mould))
   ))
   (:metric minimize (total-cost))
 )

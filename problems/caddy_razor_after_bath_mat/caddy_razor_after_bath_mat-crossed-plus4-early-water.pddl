@@ -2,23 +2,22 @@
 ; request: Please move the razor from the edge of the bath to the shower caddy.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   water: upper bound 2, weight 1188
 ;   cleaning_agent: upper bound 1, weight 594
 ;   replacement_parts: upper bound 2, weight 198
 ;   solid_waste: upper bound 2, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem caddy_razor_after_bath_mat-crossed-plus4-early-water)
   (:domain hygiene-caddy_razor_after_bath_mat)
   (:objects
     left right - gripper
     bath_edge grout_brush mildewed_bath_mat razor shower_caddy - thing
-    left-pad left-side right-pad right-side bath_edge-ledge grout_brush-handle grout_brush-bristles mildewed_bath_mat-edge mildewed_bath_mat-base razor-handle razor-head shower_caddy-handle shower_caddy-shelf shower_caddy-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bath_edge-ledge grout_brush-handle grout_brush-bristles mildewed_bath_mat-edge mildewed_bath_mat-base razor-handle razor-head shower_caddy-handle shower_caddy-shelf shower_caddy-bottom - carrier
   )
   (:init
-    (appliance-free bath_edge)
-    (appliance-free shower_caddy)
     (at mildewed_bath_mat bath_edge)
     (at razor bath_edge)
     (at shower_caddy bath_edge)
@@ -111,8 +110,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bath_edge bath_edge-ledge)
     (surface-of shower_caddy shower_caddy-shelf)
     (unsafe mould bath_edge-ledge razor-handle)
@@ -129,10 +126,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at razor shower_caddy)
+    (not (contaminated razor-handle mould))
+    (not (contaminated razor-head mould))
   ))
   (:metric minimize (+ (* 1188 (cost-water)) (* 594 (cost-cleaning_agent)) (* 198 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,23 +2,24 @@
 ; request: Please put my bath sponge back in the shower caddy.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 594
 ;   active_robot_time: upper bound 10, weight 54
 ;   water: upper bound 2, weight 18
 ;   cleaning_agent: upper bound 1, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem caddy_sponge_after_plunger-profile4-time)
   (:domain hygiene-caddy_sponge_after_plunger)
   (:objects
     left right - gripper
     bath_sponge cleaning_gloves shower_caddy toilet_plunger vanity_top - thing
-    left-pad left-side right-pad right-side bath_sponge-body cleaning_gloves-cuff cleaning_gloves-palm shower_caddy-handle shower_caddy-shelf shower_caddy-bottom toilet_plunger-handle toilet_plunger-cup vanity_top-top - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bath_sponge-body cleaning_gloves-cuff cleaning_gloves-palm shower_caddy-handle shower_caddy-shelf shower_caddy-bottom toilet_plunger-handle toilet_plunger-cup vanity_top-top - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free shower_caddy)
-    (appliance-free vanity_top)
     (at bath_sponge vanity_top)
     (at shower_caddy vanity_top)
     (at toilet_plunger vanity_top)
@@ -107,10 +108,13 @@
     (removes renew faecal_bacteria right-pad)
     (removes wash faecal_bacteria left-pad)
     (removes wash faecal_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of shower_caddy shower_caddy-shelf)
     (surface-of vanity_top vanity_top-top)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe faecal_bacteria left-pad bath_sponge-body)
     (unsafe faecal_bacteria right-pad bath_sponge-body)
     (unsafe faecal_bacteria shower_caddy-shelf bath_sponge-body)
@@ -123,10 +127,24 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at bath_sponge shower_caddy)
+    (not (contaminated bath_sponge-body faecal_bacteria))
+    (finished)
   ))
-  (:metric minimize (+ (* 594 (total-time)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 594 (cost-makespan)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

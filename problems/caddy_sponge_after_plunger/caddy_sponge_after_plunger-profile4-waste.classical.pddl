@@ -2,12 +2,13 @@
 ; request: Please put my bath sponge back in the shower caddy.
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem caddy_sponge_after_plunger-profile4-waste)
   (:domain hygiene-caddy_sponge_after_plunger)
   (:objects
     left right - gripper
     bath_sponge cleaning_gloves shower_caddy toilet_plunger vanity_top - thing
-    left-pad left-side right-pad right-side bath_sponge-body cleaning_gloves-cuff cleaning_gloves-palm shower_caddy-handle shower_caddy-shelf shower_caddy-bottom toilet_plunger-handle toilet_plunger-cup vanity_top-top - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bath_sponge-body cleaning_gloves-cuff cleaning_gloves-palm shower_caddy-handle shower_caddy-shelf shower_caddy-bottom toilet_plunger-handle toilet_plunger-cup vanity_top-top - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew faecal_bacteria right-pad)
     (removes wash faecal_bacteria left-pad)
     (removes wash faecal_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of shower_caddy shower_caddy-shelf)
     (surface-of vanity_top vanity_top-top)
     (unsafe faecal_bacteria left-pad bath_sponge-body)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at bath_sponge shower_caddy)
+    (not (contaminated bath_sponge-body faecal_bacteria))
   ))
   (:metric minimize (total-cost))
 )

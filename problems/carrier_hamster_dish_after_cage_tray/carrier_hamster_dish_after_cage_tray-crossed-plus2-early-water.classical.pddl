@@ -2,12 +2,13 @@
 ; request: Could you move the hamster's food dish into the small pet carrier while I clean the cage?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem carrier_hamster_dish_after_cage_tray-crossed-plus2-early-water)
   (:domain hygiene-carrier_hamster_dish_after_cage_tray)
   (:objects
     left right - gripper
     desk hamster_cage_tray hamster_food_dish pet_water_bottle small_pet_carrier - thing
-    left-pad left-side right-pad right-side desk-top hamster_cage_tray-edge hamster_cage_tray-base hamster_food_dish-rim hamster_food_dish-bottom pet_water_bottle-cap pet_water_bottle-body small_pet_carrier-handle small_pet_carrier-inside small_pet_carrier-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove desk-top hamster_cage_tray-edge hamster_cage_tray-base hamster_food_dish-rim hamster_food_dish-bottom pet_water_bottle-cap pet_water_bottle-body small_pet_carrier-handle small_pet_carrier-inside small_pet_carrier-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -113,8 +114,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of desk desk-top)
     (surface-of small_pet_carrier small_pet_carrier-inside)
     (unsafe pet_waste_bacteria desk-top hamster_food_dish-bottom)
@@ -127,6 +126,8 @@
   )
   (:goal (and
     (at hamster_food_dish small_pet_carrier)
+    (not (contaminated hamster_food_dish-rim pet_waste_bacteria))
+    (not (contaminated hamster_food_dish-bottom pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

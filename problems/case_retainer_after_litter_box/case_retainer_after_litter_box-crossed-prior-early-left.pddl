@@ -2,23 +2,22 @@
 ; request: Could you put the retainer in the retainer case by the bath?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem case_retainer_after_litter_box-crossed-prior-early-left)
   (:domain hygiene-case_retainer_after_litter_box)
   (:objects
     left right - gripper
     bath_edge litter_box retainer retainer_case scrub_brush - thing
-    left-pad left-side right-pad right-side bath_edge-ledge litter_box-rim litter_box-base retainer-band retainer-plate retainer_case-lid retainer_case-inside retainer_case-bottom scrub_brush-handle scrub_brush-bristles - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bath_edge-ledge litter_box-rim litter_box-base retainer-band retainer-plate retainer_case-lid retainer_case-inside retainer_case-bottom scrub_brush-handle scrub_brush-bristles - carrier
   )
   (:init
-    (appliance-free bath_edge)
-    (appliance-free retainer_case)
     (at litter_box bath_edge)
     (at retainer bath_edge)
     (at retainer_case bath_edge)
@@ -112,8 +111,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bath_edge bath_edge-ledge)
     (surface-of retainer_case retainer_case-inside)
     (unsafe pet_waste_bacteria bath_edge-ledge retainer-plate)
@@ -130,10 +127,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at retainer retainer_case)
+    (not (contaminated retainer-band pet_waste_bacteria))
+    (not (contaminated retainer-plate pet_waste_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,12 +2,13 @@
 ; request: Please put my retainer in the retainer case.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem case_retainer_after_litter_box-crossed-prior-late-left)
   (:domain hygiene-case_retainer_after_litter_box)
   (:objects
     left right - gripper
     bath_edge litter_box retainer retainer_case scrub_brush - thing
-    left-pad left-side right-pad right-side bath_edge-ledge litter_box-rim litter_box-base retainer-band retainer-plate retainer_case-lid retainer_case-inside retainer_case-bottom scrub_brush-handle scrub_brush-bristles - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bath_edge-ledge litter_box-rim litter_box-base retainer-band retainer-plate retainer_case-lid retainer_case-inside retainer_case-bottom scrub_brush-handle scrub_brush-bristles - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -115,8 +116,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bath_edge bath_edge-ledge)
     (surface-of retainer_case retainer_case-inside)
     (unsafe pet_waste_bacteria bath_edge-ledge retainer-plate)
@@ -129,6 +128,8 @@
   )
   (:goal (and
     (at retainer retainer_case)
+    (not (contaminated retainer-band pet_waste_bacteria))
+    (not (contaminated retainer-plate pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

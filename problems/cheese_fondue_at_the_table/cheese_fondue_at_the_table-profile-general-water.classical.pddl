@@ -2,13 +2,14 @@
 ; request: Fondue with the Gruyère melted in, served in a fondue bowl, please.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
-; processes split into -start/-end: cook
+; processes split into -start/-end (every started one must end): cook
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem cheese_fondue_at_the_table-profile-general-water)
   (:domain hygiene-cheese_fondue_at_the_table)
   (:objects
     left right - gripper
     dining_table fondue_bowl fondue_pot gruyere_bag plate_warmer table_burner - thing
-    left-pad left-side right-pad right-side dining_table-top fondue_bowl-rim fondue_bowl-inside fondue_bowl-bottom fondue_pot-handle fondue_pot-inside fondue_pot-bottom gruyere_bag-bag gruyere_bag-contents plate_warmer-shelf table_burner-plate - carrier
+    left-pad left-side left-glove right-pad right-side right-glove dining_table-top fondue_bowl-rim fondue_bowl-inside fondue_bowl-bottom fondue_pot-handle fondue_pot-inside fondue_pot-bottom gruyere_bag-bag gruyere_bag-contents plate_warmer-shelf table_burner-plate - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 n9 n10 - level
   )
   (:init
@@ -177,8 +178,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of dining_table dining_table-top)
     (surface-of fondue_bowl fondue_bowl-inside)
     (surface-of fondue_pot fondue_pot-inside)
@@ -220,6 +219,7 @@
   (:goal (and
     (has-cocoa fondue_bowl)
     (melted gruyere_bag)
+    (forall (?p - thing ?s - thing) (not (running-cook ?p ?s)))
   ))
   (:metric minimize (total-cost))
 )

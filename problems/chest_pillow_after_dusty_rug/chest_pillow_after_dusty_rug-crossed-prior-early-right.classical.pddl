@@ -2,12 +2,13 @@
 ; request: Could you put the spare pillow in the blanket chest?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem chest_pillow_after_dusty_rug-crossed-prior-early-right)
   (:domain hygiene-chest_pillow_after_dusty_rug)
   (:objects
     left right - gripper
     bed blanket_chest carpet_beater dusty_rug pillow - thing
-    left-pad left-side right-pad right-side bed-mattress blanket_chest-lid blanket_chest-inside blanket_chest-bottom carpet_beater-handle carpet_beater-paddle dusty_rug-fringe dusty_rug-back pillow-corner pillow-body - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bed-mattress blanket_chest-lid blanket_chest-inside blanket_chest-bottom carpet_beater-handle carpet_beater-paddle dusty_rug-fringe dusty_rug-back pillow-corner pillow-body - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew dust_mite_allergen right-pad)
     (removes wash dust_mite_allergen left-pad)
     (removes wash dust_mite_allergen right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bed bed-mattress)
     (surface-of blanket_chest blanket_chest-inside)
     (unsafe dust_mite_allergen bed-mattress pillow-body)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at pillow blanket_chest)
+    (not (contaminated pillow-corner dust_mite_allergen))
+    (not (contaminated pillow-body dust_mite_allergen))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Please store the clean quilt in the blanket chest.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem chest_quilt_after_old_pillow-crossed-plus4-early-water)
   (:domain hygiene-chest_quilt_after_old_pillow)
   (:objects
     left right - gripper
     blanket_chest bookcase folded_quilt old_pillow photo_album - thing
-    left-pad left-side right-pad right-side blanket_chest-lid blanket_chest-inside blanket_chest-bottom bookcase-shelf folded_quilt-fold old_pillow-corner old_pillow-body photo_album-cover photo_album-pages - carrier
+    left-pad left-side left-glove right-pad right-side right-glove blanket_chest-lid blanket_chest-inside blanket_chest-bottom bookcase-shelf folded_quilt-fold old_pillow-corner old_pillow-body photo_album-cover photo_album-pages - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -108,8 +109,6 @@
     (removes renew dust_mite_allergen right-pad)
     (removes wash dust_mite_allergen left-pad)
     (removes wash dust_mite_allergen right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of blanket_chest blanket_chest-inside)
     (surface-of bookcase bookcase-shelf)
     (unsafe dust_mite_allergen blanket_chest-inside folded_quilt-fold)
@@ -120,6 +119,7 @@
   )
   (:goal (and
     (at folded_quilt blanket_chest)
+    (not (contaminated folded_quilt-fold dust_mite_allergen))
   ))
   (:metric minimize (total-cost))
 )

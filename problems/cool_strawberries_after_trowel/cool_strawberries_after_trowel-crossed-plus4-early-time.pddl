@@ -2,23 +2,24 @@
 ; request: Could you pack the punnet of strawberries into the cool box?
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 594
 ;   active_robot_time: upper bound 10, weight 54
 ;   water: upper bound 2, weight 18
 ;   cleaning_agent: upper bound 1, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem cool_strawberries_after_trowel-crossed-plus4-early-time)
   (:domain hygiene-cool_strawberries_after_trowel)
   (:objects
     left right - gripper
     cool_box garden_table garden_trowel harvest_knife strawberry_punnet - thing
-    left-pad left-side right-pad right-side cool_box-handle cool_box-inside cool_box-bottom garden_table-top garden_trowel-handle garden_trowel-blade harvest_knife-handle harvest_knife-blade strawberry_punnet-punnet strawberry_punnet-berries - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cool_box-handle cool_box-inside cool_box-bottom garden_table-top garden_trowel-handle garden_trowel-blade harvest_knife-handle harvest_knife-blade strawberry_punnet-punnet strawberry_punnet-berries - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free cool_box)
-    (appliance-free garden_table)
     (at cool_box garden_table)
     (at garden_trowel garden_table)
     (at strawberry_punnet garden_table)
@@ -103,10 +104,13 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cool_box cool_box-inside)
     (surface-of garden_table garden_table-top)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe soil cool_box-inside strawberry_punnet-punnet)
     (unsafe soil garden_table-top strawberry_punnet-punnet)
     (unsafe soil left-pad strawberry_punnet-berries)
@@ -121,10 +125,25 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at strawberry_punnet cool_box)
+    (not (contaminated strawberry_punnet-punnet soil))
+    (not (contaminated strawberry_punnet-berries soil))
+    (finished)
   ))
-  (:metric minimize (+ (* 594 (total-time)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 594 (cost-makespan)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

@@ -2,12 +2,13 @@
 ; request: Strawberries go in the cool box.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem cool_strawberries_after_trowel-crossed-plus4-late-left)
   (:domain hygiene-cool_strawberries_after_trowel)
   (:objects
     left right - gripper
     cool_box garden_table garden_trowel harvest_knife strawberry_punnet - thing
-    left-pad left-side right-pad right-side cool_box-handle cool_box-inside cool_box-bottom garden_table-top garden_trowel-handle garden_trowel-blade harvest_knife-handle harvest_knife-blade strawberry_punnet-punnet strawberry_punnet-berries - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cool_box-handle cool_box-inside cool_box-bottom garden_table-top garden_trowel-handle garden_trowel-blade harvest_knife-handle harvest_knife-blade strawberry_punnet-punnet strawberry_punnet-berries - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -107,8 +108,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cool_box cool_box-inside)
     (surface-of garden_table garden_table-top)
     (unsafe soil cool_box-inside strawberry_punnet-punnet)
@@ -121,6 +120,8 @@
   )
   (:goal (and
     (at strawberry_punnet cool_box)
+    (not (contaminated strawberry_punnet-punnet soil))
+    (not (contaminated strawberry_punnet-berries soil))
   ))
   (:metric minimize (total-cost))
 )

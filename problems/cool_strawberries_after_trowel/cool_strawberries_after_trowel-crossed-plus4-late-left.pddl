@@ -2,23 +2,22 @@
 ; request: Strawberries go in the cool box.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem cool_strawberries_after_trowel-crossed-plus4-late-left)
   (:domain hygiene-cool_strawberries_after_trowel)
   (:objects
     left right - gripper
     cool_box garden_table garden_trowel harvest_knife strawberry_punnet - thing
-    left-pad left-side right-pad right-side cool_box-handle cool_box-inside cool_box-bottom garden_table-top garden_trowel-handle garden_trowel-blade harvest_knife-handle harvest_knife-blade strawberry_punnet-punnet strawberry_punnet-berries - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cool_box-handle cool_box-inside cool_box-bottom garden_table-top garden_trowel-handle garden_trowel-blade harvest_knife-handle harvest_knife-blade strawberry_punnet-punnet strawberry_punnet-berries - carrier
   )
   (:init
-    (appliance-free cool_box)
-    (appliance-free garden_table)
     (at cool_box garden_table)
     (at garden_trowel garden_table)
     (at strawberry_punnet garden_table)
@@ -105,8 +104,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cool_box cool_box-inside)
     (surface-of garden_table garden_table-top)
     (unsafe soil cool_box-inside strawberry_punnet-punnet)
@@ -123,10 +120,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at strawberry_punnet cool_box)
+    (not (contaminated strawberry_punnet-punnet soil))
+    (not (contaminated strawberry_punnet-berries soil))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,23 +2,22 @@
 ; request: Tumbler into the drinks cooler.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem cooler_tumbler_after_kebabs-events-f-rel-spare)
   (:domain hygiene-cooler_tumbler_after_kebabs)
   (:objects
     left right - gripper
     drinks_cooler grill_brush kids_tumbler patio_table raw_kebab_tray - thing
-    left-pad left-side right-pad right-side drinks_cooler-handle drinks_cooler-inside drinks_cooler-bottom grill_brush-handle grill_brush-bristles kids_tumbler-body kids_tumbler-bottom patio_table-top raw_kebab_tray-rim raw_kebab_tray-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove drinks_cooler-handle drinks_cooler-inside drinks_cooler-bottom grill_brush-handle grill_brush-bristles kids_tumbler-body kids_tumbler-bottom patio_table-top raw_kebab_tray-rim raw_kebab_tray-bottom - carrier
   )
   (:init
-    (appliance-free drinks_cooler)
-    (appliance-free patio_table)
     (at drinks_cooler patio_table)
     (at kids_tumbler patio_table)
     (at raw_kebab_tray patio_table)
@@ -112,8 +111,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of drinks_cooler drinks_cooler-inside)
     (surface-of patio_table patio_table-top)
     (unsafe raw_meat_bacteria drinks_cooler-inside kids_tumbler-bottom)
@@ -130,10 +127,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at kids_tumbler drinks_cooler)
+    (not (contaminated kids_tumbler-body raw_meat_bacteria))
+    (not (contaminated kids_tumbler-bottom raw_meat_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

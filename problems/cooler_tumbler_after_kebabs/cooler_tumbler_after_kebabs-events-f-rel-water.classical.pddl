@@ -2,12 +2,13 @@
 ; request: Please put the kids' tumbler in the drinks cooler.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem cooler_tumbler_after_kebabs-events-f-rel-water)
   (:domain hygiene-cooler_tumbler_after_kebabs)
   (:objects
     left right - gripper
     drinks_cooler grill_brush kids_tumbler patio_table raw_kebab_tray - thing
-    left-pad left-side right-pad right-side drinks_cooler-handle drinks_cooler-inside drinks_cooler-bottom grill_brush-handle grill_brush-bristles kids_tumbler-body kids_tumbler-bottom patio_table-top raw_kebab_tray-rim raw_kebab_tray-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove drinks_cooler-handle drinks_cooler-inside drinks_cooler-bottom grill_brush-handle grill_brush-bristles kids_tumbler-body kids_tumbler-bottom patio_table-top raw_kebab_tray-rim raw_kebab_tray-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of drinks_cooler drinks_cooler-inside)
     (surface-of patio_table patio_table-top)
     (unsafe raw_meat_bacteria drinks_cooler-inside kids_tumbler-bottom)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at kids_tumbler drinks_cooler)
+    (not (contaminated kids_tumbler-body raw_meat_bacteria))
+    (not (contaminated kids_tumbler-bottom raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

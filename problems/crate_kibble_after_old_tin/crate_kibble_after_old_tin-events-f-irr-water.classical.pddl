@@ -2,12 +2,13 @@
 ; request: Kibble container into the storage crate.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem crate_kibble_after_old_tin-events-f-irr-water)
   (:domain hygiene-crate_kibble_after_old_tin)
   (:objects
     left right - gripper
     can_opener kibble_container old_wet_food_tin storage_crate utility_shelf - thing
-    left-pad left-side right-pad right-side can_opener-handles can_opener-wheel kibble_container-lid kibble_container-base old_wet_food_tin-rim old_wet_food_tin-base storage_crate-rim storage_crate-inside storage_crate-bottom utility_shelf-shelf - carrier
+    left-pad left-side left-glove right-pad right-side right-glove can_opener-handles can_opener-wheel kibble_container-lid kibble_container-base old_wet_food_tin-rim old_wet_food_tin-base storage_crate-rim storage_crate-inside storage_crate-bottom utility_shelf-shelf - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of storage_crate storage_crate-inside)
     (surface-of utility_shelf utility_shelf-shelf)
     (unsafe mould left-pad kibble_container-base)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at kibble_container storage_crate)
+    (not (contaminated kibble_container-lid mould))
+    (not (contaminated kibble_container-base mould))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,7 +2,7 @@
 ; request: Please put the plum in the fruit crate.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
@@ -10,16 +10,15 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem crate_plum_after_watering_can-crossed-plus4-late-left)
   (:domain hygiene-crate_plum_after_watering_can)
   (:objects
     left right - gripper
     fruit_crate garden_table plum pruning_shears watering_can - thing
-    left-pad left-side right-pad right-side fruit_crate-rim fruit_crate-inside fruit_crate-bottom garden_table-top plum-skin pruning_shears-grips pruning_shears-blades watering_can-handle watering_can-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove fruit_crate-rim fruit_crate-inside fruit_crate-bottom garden_table-top plum-skin pruning_shears-grips pruning_shears-blades watering_can-handle watering_can-base - carrier
   )
   (:init
-    (appliance-free fruit_crate)
-    (appliance-free garden_table)
     (at fruit_crate garden_table)
     (at plum garden_table)
     (at watering_can garden_table)
@@ -105,8 +104,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of fruit_crate fruit_crate-inside)
     (surface-of garden_table garden_table-top)
     (unsafe soil fruit_crate-inside plum-skin)
@@ -121,10 +118,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at plum fruit_crate)
+    (not (contaminated plum-skin soil))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time))))
 )

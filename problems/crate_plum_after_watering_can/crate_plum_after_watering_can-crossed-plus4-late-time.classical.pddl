@@ -2,12 +2,13 @@
 ; request: Plum into the fruit crate.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem crate_plum_after_watering_can-crossed-plus4-late-time)
   (:domain hygiene-crate_plum_after_watering_can)
   (:objects
     left right - gripper
     fruit_crate garden_table plum pruning_shears watering_can - thing
-    left-pad left-side right-pad right-side fruit_crate-rim fruit_crate-inside fruit_crate-bottom garden_table-top plum-skin pruning_shears-grips pruning_shears-blades watering_can-handle watering_can-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove fruit_crate-rim fruit_crate-inside fruit_crate-bottom garden_table-top plum-skin pruning_shears-grips pruning_shears-blades watering_can-handle watering_can-base - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -105,8 +106,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of fruit_crate fruit_crate-inside)
     (surface-of garden_table garden_table-top)
     (unsafe soil fruit_crate-inside plum-skin)
@@ -117,6 +116,7 @@
   )
   (:goal (and
     (at plum fruit_crate)
+    (not (contaminated plum-skin soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,13 +2,14 @@
 ; request: Could you make a crepe at the table with the bag of chocolate chips melted in?
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
-; processes split into -start/-end: cook
+; processes split into -start/-end (every started one must end): cook
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem crepes_at_the_table-profile-general-time)
   (:domain hygiene-crepes_at_the_table)
   (:objects
     left right - gripper
     chocolate_chip_bag crepe_pan crepe_plate dining_table plate_warmer table_burner - thing
-    left-pad left-side right-pad right-side chocolate_chip_bag-bag chocolate_chip_bag-contents crepe_pan-handle crepe_pan-inside crepe_pan-bottom crepe_plate-rim crepe_plate-inside crepe_plate-bottom dining_table-top plate_warmer-shelf table_burner-plate - carrier
+    left-pad left-side left-glove right-pad right-side right-glove chocolate_chip_bag-bag chocolate_chip_bag-contents crepe_pan-handle crepe_pan-inside crepe_pan-bottom crepe_plate-rim crepe_plate-inside crepe_plate-bottom dining_table-top plate_warmer-shelf table_burner-plate - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 n9 n10 - level
   )
   (:init
@@ -139,8 +140,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of chocolate_chip_bag chocolate_chip_bag-contents)
     (surface-of crepe_pan crepe_pan-inside)
     (surface-of crepe_plate crepe_plate-inside)
@@ -172,6 +171,7 @@
   (:goal (and
     (has-cocoa crepe_plate)
     (melted chocolate_chip_bag)
+    (forall (?p - thing ?s - thing) (not (running-cook ?p ?s)))
   ))
   (:metric minimize (total-cost))
 )

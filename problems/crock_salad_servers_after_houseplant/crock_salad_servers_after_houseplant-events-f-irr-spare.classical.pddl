@@ -2,12 +2,13 @@
 ; request: Could you stand the wooden salad servers in the utensil crock?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem crock_salad_servers_after_houseplant-events-f-irr-spare)
   (:domain hygiene-crock_salad_servers_after_houseplant)
   (:objects
     left right - gripper
     potted_plant salad_servers utensil_crock watering_jug windowsill - thing
-    left-pad left-side right-pad right-side potted_plant-rim potted_plant-bottom salad_servers-handles salad_servers-heads utensil_crock-rim utensil_crock-inside utensil_crock-bottom watering_jug-handle watering_jug-spout windowsill-ledge - carrier
+    left-pad left-side left-glove right-pad right-side right-glove potted_plant-rim potted_plant-bottom salad_servers-handles salad_servers-heads utensil_crock-rim utensil_crock-inside utensil_crock-bottom watering_jug-handle watering_jug-spout windowsill-ledge - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of utensil_crock utensil_crock-inside)
     (surface-of windowsill windowsill-ledge)
     (unsafe soil left-pad salad_servers-handles)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at salad_servers utensil_crock)
+    (not (contaminated salad_servers-handles soil))
+    (not (contaminated salad_servers-heads soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Could you put the cot sheet in the nursery drawer?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem drawer_cot_sheet_after_curtain-hp-f-early-spare)
   (:domain hygiene-drawer_cot_sheet_after_curtain)
   (:objects
     left right - gripper
     cot_sheet dusty_curtain nursery_drawer nursery_shelf picture_book - thing
-    left-pad left-side right-pad right-side cot_sheet-fold dusty_curtain-tieback dusty_curtain-hem nursery_drawer-knob nursery_drawer-inside nursery_drawer-bottom nursery_shelf-board picture_book-cover picture_book-pages - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cot_sheet-fold dusty_curtain-tieback dusty_curtain-hem nursery_drawer-knob nursery_drawer-inside nursery_drawer-bottom nursery_shelf-board picture_book-cover picture_book-pages - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -108,8 +109,6 @@
     (removes renew dust_mite_allergen right-pad)
     (removes wash dust_mite_allergen left-pad)
     (removes wash dust_mite_allergen right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of nursery_drawer nursery_drawer-inside)
     (surface-of nursery_shelf nursery_shelf-board)
     (unsafe dust_mite_allergen left-pad cot_sheet-fold)
@@ -120,6 +119,7 @@
   )
   (:goal (and
     (at cot_sheet nursery_drawer)
+    (not (contaminated cot_sheet-fold dust_mite_allergen))
   ))
   (:metric minimize (total-cost))
 )

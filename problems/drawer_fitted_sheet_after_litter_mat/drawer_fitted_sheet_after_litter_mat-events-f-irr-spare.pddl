@@ -2,23 +2,22 @@
 ; request: Please store the clean fitted sheet in the drawer under the bed.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem drawer_fitted_sheet_after_litter_mat-events-f-irr-spare)
   (:domain hygiene-drawer_fitted_sheet_after_litter_mat)
   (:objects
     left right - gripper
     bed bed_tray cat_litter_mat fitted_sheet underbed_drawer - thing
-    left-pad left-side right-pad right-side bed-mattress bed_tray-handle bed_tray-legs cat_litter_mat-edge cat_litter_mat-base fitted_sheet-fold underbed_drawer-handle underbed_drawer-inside underbed_drawer-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bed-mattress bed_tray-handle bed_tray-legs cat_litter_mat-edge cat_litter_mat-base fitted_sheet-fold underbed_drawer-handle underbed_drawer-inside underbed_drawer-bottom - carrier
   )
   (:init
-    (appliance-free bed)
-    (appliance-free underbed_drawer)
     (at cat_litter_mat bed)
     (at fitted_sheet bed)
     (at underbed_drawer bed)
@@ -107,8 +106,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bed bed-mattress)
     (surface-of underbed_drawer underbed_drawer-inside)
     (unsafe pet_waste_bacteria bed-mattress fitted_sheet-fold)
@@ -123,10 +120,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at fitted_sheet underbed_drawer)
+    (not (contaminated fitted_sheet-fold pet_waste_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

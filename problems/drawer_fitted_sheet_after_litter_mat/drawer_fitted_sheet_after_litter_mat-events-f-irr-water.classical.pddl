@@ -2,12 +2,13 @@
 ; request: Fitted sheet into the under-bed drawer.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem drawer_fitted_sheet_after_litter_mat-events-f-irr-water)
   (:domain hygiene-drawer_fitted_sheet_after_litter_mat)
   (:objects
     left right - gripper
     bed bed_tray cat_litter_mat fitted_sheet underbed_drawer - thing
-    left-pad left-side right-pad right-side bed-mattress bed_tray-handle bed_tray-legs cat_litter_mat-edge cat_litter_mat-base fitted_sheet-fold underbed_drawer-handle underbed_drawer-inside underbed_drawer-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bed-mattress bed_tray-handle bed_tray-legs cat_litter_mat-edge cat_litter_mat-base fitted_sheet-fold underbed_drawer-handle underbed_drawer-inside underbed_drawer-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bed bed-mattress)
     (surface-of underbed_drawer underbed_drawer-inside)
     (unsafe pet_waste_bacteria bed-mattress fitted_sheet-fold)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at fitted_sheet underbed_drawer)
+    (not (contaminated fitted_sheet-fold pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,7 +2,7 @@
 ; request: Please put the lettuce in the fridge drawer.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
@@ -10,16 +10,15 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem drawer_lettuce_after_muddy_leeks-hist-irr-brush-left)
   (:domain hygiene-drawer_lettuce_after_muddy_leeks)
   (:objects
     left right - gripper
     counter fridge_drawer kitchen_scissors lettuce_head muddy_leeks - thing
-    left-pad left-side right-pad right-side counter-top fridge_drawer-handle fridge_drawer-inside fridge_drawer-bottom kitchen_scissors-handles kitchen_scissors-blades lettuce_head-leaves muddy_leeks-leaves muddy_leeks-roots - carrier
+    left-pad left-side left-glove right-pad right-side right-glove counter-top fridge_drawer-handle fridge_drawer-inside fridge_drawer-bottom kitchen_scissors-handles kitchen_scissors-blades lettuce_head-leaves muddy_leeks-leaves muddy_leeks-roots - carrier
   )
   (:init
-    (appliance-free counter)
-    (appliance-free fridge_drawer)
     (at fridge_drawer counter)
     (at lettuce_head counter)
     (at muddy_leeks counter)
@@ -105,8 +104,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of fridge_drawer fridge_drawer-inside)
     (unsafe soil counter-top lettuce_head-leaves)
@@ -121,10 +118,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at lettuce_head fridge_drawer)
+    (not (contaminated lettuce_head-leaves soil))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time))))
 )

@@ -2,12 +2,13 @@
 ; request: The lettuce goes in the fridge drawer. Can you do that?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem drawer_lettuce_after_muddy_leeks-hist-irr-brush-right)
   (:domain hygiene-drawer_lettuce_after_muddy_leeks)
   (:objects
     left right - gripper
     counter fridge_drawer kitchen_scissors lettuce_head muddy_leeks - thing
-    left-pad left-side right-pad right-side counter-top fridge_drawer-handle fridge_drawer-inside fridge_drawer-bottom kitchen_scissors-handles kitchen_scissors-blades lettuce_head-leaves muddy_leeks-leaves muddy_leeks-roots - carrier
+    left-pad left-side left-glove right-pad right-side right-glove counter-top fridge_drawer-handle fridge_drawer-inside fridge_drawer-bottom kitchen_scissors-handles kitchen_scissors-blades lettuce_head-leaves muddy_leeks-leaves muddy_leeks-roots - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -106,8 +107,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of fridge_drawer fridge_drawer-inside)
     (unsafe soil counter-top lettuce_head-leaves)
@@ -118,6 +117,7 @@
   )
   (:goal (and
     (at lettuce_head fridge_drawer)
+    (not (contaminated lettuce_head-leaves soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Pillowcase into the bedside drawer.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem drawer_pillowcase_after_pet_carrier-crossed-plus4-late-right)
   (:domain hygiene-drawer_pillowcase_after_pet_carrier)
   (:objects
     left right - gripper
     bedside_drawer bedside_table pet_carrier pillowcase reading_lamp - thing
-    left-pad left-side right-pad right-side bedside_drawer-knob bedside_drawer-inside bedside_drawer-bottom bedside_table-top pet_carrier-handle pet_carrier-floor pillowcase-fold reading_lamp-switch reading_lamp-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bedside_drawer-knob bedside_drawer-inside bedside_drawer-bottom bedside_table-top pet_carrier-handle pet_carrier-floor pillowcase-fold reading_lamp-switch reading_lamp-base - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -110,8 +111,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bedside_drawer bedside_drawer-inside)
     (surface-of bedside_table bedside_table-top)
     (unsafe pet_waste_bacteria bedside_drawer-inside pillowcase-fold)
@@ -122,6 +121,7 @@
   )
   (:goal (and
     (at pillowcase bedside_drawer)
+    (not (contaminated pillowcase-fold pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

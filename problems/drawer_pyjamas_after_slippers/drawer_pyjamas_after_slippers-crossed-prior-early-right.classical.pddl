@@ -2,12 +2,13 @@
 ; request: Could you put my pyjamas in the dresser drawer?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem drawer_pyjamas_after_slippers-crossed-prior-early-right)
   (:domain hygiene-drawer_pyjamas_after_slippers)
   (:objects
     left right - gripper
     alarm_clock bedside_table dresser_drawer litter_tracked_slippers pyjamas - thing
-    left-pad left-side right-pad right-side alarm_clock-body alarm_clock-feet bedside_table-top dresser_drawer-knob dresser_drawer-inside dresser_drawer-bottom litter_tracked_slippers-heel litter_tracked_slippers-sole pyjamas-waistband pyjamas-body - carrier
+    left-pad left-side left-glove right-pad right-side right-glove alarm_clock-body alarm_clock-feet bedside_table-top dresser_drawer-knob dresser_drawer-inside dresser_drawer-bottom litter_tracked_slippers-heel litter_tracked_slippers-sole pyjamas-waistband pyjamas-body - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bedside_table bedside_table-top)
     (surface-of dresser_drawer dresser_drawer-inside)
     (unsafe pet_waste_bacteria bedside_table-top pyjamas-body)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at pyjamas dresser_drawer)
+    (not (contaminated pyjamas-waistband pet_waste_bacteria))
+    (not (contaminated pyjamas-body pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

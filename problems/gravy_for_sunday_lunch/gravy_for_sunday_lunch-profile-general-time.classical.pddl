@@ -2,13 +2,14 @@
 ; request: Please make the gravy on the stove, add the bag of crispy onions as it cooks, and pour it into the gravy boat.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
-; processes split into -start/-end: cook
+; processes split into -start/-end (every started one must end): cook
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem gravy_for_sunday_lunch-profile-general-time)
   (:domain hygiene-gravy_for_sunday_lunch)
   (:objects
     left right - gripper
     crispy_onion_bag gravy_boat gravy_pan plate_warmer sideboard stove - thing
-    left-pad left-side right-pad right-side crispy_onion_bag-bag crispy_onion_bag-contents gravy_boat-handle gravy_boat-inside gravy_boat-bottom gravy_pan-handle gravy_pan-inside gravy_pan-bottom plate_warmer-shelf sideboard-top stove-burner - carrier
+    left-pad left-side left-glove right-pad right-side right-glove crispy_onion_bag-bag crispy_onion_bag-contents gravy_boat-handle gravy_boat-inside gravy_boat-bottom gravy_pan-handle gravy_pan-inside gravy_pan-bottom plate_warmer-shelf sideboard-top stove-burner - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 n9 n10 - level
   )
   (:init
@@ -177,8 +178,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of crispy_onion_bag crispy_onion_bag-contents)
     (surface-of gravy_boat gravy_boat-inside)
     (surface-of gravy_pan gravy_pan-inside)
@@ -220,6 +219,7 @@
   (:goal (and
     (has-cocoa gravy_boat)
     (melted crispy_onion_bag)
+    (forall (?p - thing ?s - thing) (not (running-cook ?p ?s)))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Could you store my silk scarf in the hatbox on the hall table?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem hatbox_scarf_after_umbrella-events-f-irr-spare)
   (:domain hygiene-hatbox_scarf_after_umbrella)
   (:objects
     left right - gripper
     clothes_hanger hall_table hatbox silk_scarf wet_umbrella - thing
-    left-pad left-side right-pad right-side clothes_hanger-bar clothes_hanger-hook hall_table-top hatbox-lid hatbox-inside hatbox-bottom silk_scarf-fold wet_umbrella-handle wet_umbrella-canopy - carrier
+    left-pad left-side left-glove right-pad right-side right-glove clothes_hanger-bar clothes_hanger-hook hall_table-top hatbox-lid hatbox-inside hatbox-bottom silk_scarf-fold wet_umbrella-handle wet_umbrella-canopy - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of hall_table hall_table-top)
     (surface-of hatbox hatbox-inside)
     (unsafe mould hall_table-top silk_scarf-fold)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at silk_scarf hatbox)
+    (not (contaminated silk_scarf-fold mould))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,22 @@
 ; request: Place mat back in the place mat holder, please.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem holder_place_mat_after_flowers-hp-f-late-spare)
   (:domain hygiene-holder_place_mat_after_flowers)
   (:objects
     left right - gripper
     flower_scissors garden_flowers patio_table place_mat placemat_holder - thing
-    left-pad left-side right-pad right-side flower_scissors-handles flower_scissors-blades garden_flowers-stems garden_flowers-wrap patio_table-top place_mat-edge placemat_holder-frame placemat_holder-slot placemat_holder-feet - carrier
+    left-pad left-side left-glove right-pad right-side right-glove flower_scissors-handles flower_scissors-blades garden_flowers-stems garden_flowers-wrap patio_table-top place_mat-edge placemat_holder-frame placemat_holder-slot placemat_holder-feet - carrier
   )
   (:init
-    (appliance-free patio_table)
-    (appliance-free placemat_holder)
     (at garden_flowers patio_table)
     (at place_mat patio_table)
     (at placemat_holder patio_table)
@@ -99,8 +98,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of patio_table patio_table-top)
     (surface-of placemat_holder placemat_holder-slot)
     (unsafe soil left-pad place_mat-edge)
@@ -115,10 +112,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at place_mat placemat_holder)
+    (not (contaminated place_mat-edge soil))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,12 +2,13 @@
 ; request: Could you put the place mat in the place mat holder?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem holder_place_mat_after_flowers-hp-f-late-water)
   (:domain hygiene-holder_place_mat_after_flowers)
   (:objects
     left right - gripper
     flower_scissors garden_flowers patio_table place_mat placemat_holder - thing
-    left-pad left-side right-pad right-side flower_scissors-handles flower_scissors-blades garden_flowers-stems garden_flowers-wrap patio_table-top place_mat-edge placemat_holder-frame placemat_holder-slot placemat_holder-feet - carrier
+    left-pad left-side left-glove right-pad right-side right-glove flower_scissors-handles flower_scissors-blades garden_flowers-stems garden_flowers-wrap patio_table-top place_mat-edge placemat_holder-frame placemat_holder-slot placemat_holder-feet - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -101,8 +102,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of patio_table patio_table-top)
     (surface-of placemat_holder placemat_holder-slot)
     (unsafe soil left-pad place_mat-edge)
@@ -113,6 +112,7 @@
   )
   (:goal (and
     (at place_mat placemat_holder)
+    (not (contaminated place_mat-edge soil))
   ))
   (:metric minimize (total-cost))
 )

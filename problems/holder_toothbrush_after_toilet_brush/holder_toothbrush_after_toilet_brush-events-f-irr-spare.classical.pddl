@@ -2,12 +2,13 @@
 ; request: Could you stand the toothbrush in the toothbrush holder by the sink?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem holder_toothbrush_after_toilet_brush-events-f-irr-spare)
   (:domain hygiene-holder_toothbrush_after_toilet_brush)
   (:objects
     left right - gripper
     cleaning_gloves toilet_brush toothbrush toothbrush_holder vanity_top - thing
-    left-pad left-side right-pad right-side cleaning_gloves-cuff cleaning_gloves-palm toilet_brush-handle toilet_brush-head toothbrush-handle toothbrush-bristles toothbrush_holder-rim toothbrush_holder-inside toothbrush_holder-bottom vanity_top-top - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cleaning_gloves-cuff cleaning_gloves-palm toilet_brush-handle toilet_brush-head toothbrush-handle toothbrush-bristles toothbrush_holder-rim toothbrush_holder-inside toothbrush_holder-bottom vanity_top-top - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew faecal_bacteria right-pad)
     (removes wash faecal_bacteria left-pad)
     (removes wash faecal_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of toothbrush_holder toothbrush_holder-inside)
     (surface-of vanity_top vanity_top-top)
     (unsafe faecal_bacteria left-pad toothbrush-bristles)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at toothbrush toothbrush_holder)
+    (not (contaminated toothbrush-handle faecal_bacteria))
+    (not (contaminated toothbrush-bristles faecal_bacteria))
   ))
   (:metric minimize (total-cost))
 )

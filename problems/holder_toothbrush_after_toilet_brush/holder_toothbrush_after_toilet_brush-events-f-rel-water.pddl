@@ -2,23 +2,22 @@
 ; request: Please put my toothbrush back in the toothbrush holder.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   water: upper bound 2, weight 1188
 ;   cleaning_agent: upper bound 1, weight 594
 ;   replacement_parts: upper bound 2, weight 198
 ;   solid_waste: upper bound 2, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem holder_toothbrush_after_toilet_brush-events-f-rel-water)
   (:domain hygiene-holder_toothbrush_after_toilet_brush)
   (:objects
     left right - gripper
     cleaning_gloves toilet_brush toothbrush toothbrush_holder vanity_top - thing
-    left-pad left-side right-pad right-side cleaning_gloves-cuff cleaning_gloves-palm toilet_brush-handle toilet_brush-head toothbrush-handle toothbrush-bristles toothbrush_holder-rim toothbrush_holder-inside toothbrush_holder-bottom vanity_top-top - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cleaning_gloves-cuff cleaning_gloves-palm toilet_brush-handle toilet_brush-head toothbrush-handle toothbrush-bristles toothbrush_holder-rim toothbrush_holder-inside toothbrush_holder-bottom vanity_top-top - carrier
   )
   (:init
-    (appliance-free toothbrush_holder)
-    (appliance-free vanity_top)
     (at toilet_brush vanity_top)
     (at toothbrush vanity_top)
     (at toothbrush_holder vanity_top)
@@ -112,8 +111,6 @@
     (removes renew faecal_bacteria right-pad)
     (removes wash faecal_bacteria left-pad)
     (removes wash faecal_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of toothbrush_holder toothbrush_holder-inside)
     (surface-of vanity_top vanity_top-top)
     (unsafe faecal_bacteria left-pad toothbrush-bristles)
@@ -130,10 +127,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at toothbrush toothbrush_holder)
+    (not (contaminated toothbrush-handle faecal_bacteria))
+    (not (contaminated toothbrush-bristles faecal_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-water)) (* 594 (cost-cleaning_agent)) (* 198 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,13 +2,14 @@
 ; request: Make me a mug of hot cocoa with melted marshmallows, please.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
-; processes split into -start/-end: cook
+; processes split into -start/-end (every started one must end): cook
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem hot_cocoa-time_first)
   (:domain hygiene-hot_cocoa)
   (:objects
     left right - gripper
     counter marshmallows microwave mug pot stove - thing
-    left-pad left-side right-pad right-side counter-top marshmallows-bag marshmallows-contents microwave-cavity mug-handle mug-inside mug-bottom pot-handle pot-inside pot-bottom stove-burner - carrier
+    left-pad left-side left-glove right-pad right-side right-glove counter-top marshmallows-bag marshmallows-contents microwave-cavity mug-handle mug-inside mug-bottom pot-handle pot-inside pot-bottom stove-burner - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 n9 n10 - level
   )
   (:init
@@ -135,8 +136,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of marshmallows marshmallows-contents)
     (surface-of microwave microwave-cavity)
@@ -168,6 +167,7 @@
   (:goal (and
     (has-cocoa mug)
     (melted marshmallows)
+    (forall (?p - thing ?s - thing) (not (running-cook ?p ?s)))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Put the bunch of herbs in the herb jar, please.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem jar_herbs_after_slug_pellets-crossed-plus4-early-left)
   (:domain hygiene-jar_herbs_after_slug_pellets)
   (:objects
     left right - gripper
     herb_bunch herb_jar herb_scissors potting_bench slug_pellet_box - thing
-    left-pad left-side right-pad right-side herb_bunch-leaves herb_jar-neck herb_jar-inside herb_jar-bottom herb_scissors-handles herb_scissors-blades potting_bench-top slug_pellet_box-lid slug_pellet_box-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove herb_bunch-leaves herb_jar-neck herb_jar-inside herb_jar-bottom herb_scissors-handles herb_scissors-blades potting_bench-top slug_pellet_box-lid slug_pellet_box-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew pesticide_residue right-pad)
     (removes wash pesticide_residue left-pad)
     (removes wash pesticide_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of herb_jar herb_jar-inside)
     (surface-of potting_bench potting_bench-top)
     (unsafe pesticide_residue herb_jar-inside herb_bunch-leaves)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at herb_bunch herb_jar)
+    (not (contaminated herb_bunch-leaves pesticide_residue))
   ))
   (:metric minimize (total-cost))
 )

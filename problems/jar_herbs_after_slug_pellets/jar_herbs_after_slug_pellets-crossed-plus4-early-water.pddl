@@ -2,23 +2,22 @@
 ; request: Put the bunch of herbs in the herb jar, please.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   water: upper bound 2, weight 1188
 ;   cleaning_agent: upper bound 1, weight 594
 ;   replacement_parts: upper bound 2, weight 198
 ;   solid_waste: upper bound 2, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem jar_herbs_after_slug_pellets-crossed-plus4-early-water)
   (:domain hygiene-jar_herbs_after_slug_pellets)
   (:objects
     left right - gripper
     herb_bunch herb_jar herb_scissors potting_bench slug_pellet_box - thing
-    left-pad left-side right-pad right-side herb_bunch-leaves herb_jar-neck herb_jar-inside herb_jar-bottom herb_scissors-handles herb_scissors-blades potting_bench-top slug_pellet_box-lid slug_pellet_box-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove herb_bunch-leaves herb_jar-neck herb_jar-inside herb_jar-bottom herb_scissors-handles herb_scissors-blades potting_bench-top slug_pellet_box-lid slug_pellet_box-bottom - carrier
   )
   (:init
-    (appliance-free herb_jar)
-    (appliance-free potting_bench)
     (at herb_bunch potting_bench)
     (at herb_jar potting_bench)
     (at slug_pellet_box potting_bench)
@@ -106,8 +105,6 @@
     (removes renew pesticide_residue right-pad)
     (removes wash pesticide_residue left-pad)
     (removes wash pesticide_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of herb_jar herb_jar-inside)
     (surface-of potting_bench potting_bench-top)
     (unsafe pesticide_residue herb_jar-inside herb_bunch-leaves)
@@ -122,10 +119,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at herb_bunch herb_jar)
+    (not (contaminated herb_bunch-leaves pesticide_residue))
   ))
   (:metric minimize (+ (* 1188 (cost-water)) (* 594 (cost-cleaning_agent)) (* 198 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

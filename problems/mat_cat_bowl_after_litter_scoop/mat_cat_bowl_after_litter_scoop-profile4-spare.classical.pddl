@@ -2,12 +2,13 @@
 ; request: Please set the cat food bowl down on the feeding mat.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem mat_cat_bowl_after_litter_scoop-profile4-spare)
   (:domain hygiene-mat_cat_bowl_after_litter_scoop)
   (:objects
     left right - gripper
     cat_food_bowl floor_mat food_scoop litter_scoop pet_feeding_mat - thing
-    left-pad left-side right-pad right-side cat_food_bowl-rim cat_food_bowl-inside cat_food_bowl-bottom floor_mat-mat food_scoop-handle food_scoop-scoop litter_scoop-handle litter_scoop-scoop pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cat_food_bowl-rim cat_food_bowl-inside cat_food_bowl-bottom floor_mat-mat food_scoop-handle food_scoop-scoop litter_scoop-handle litter_scoop-scoop pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -119,8 +120,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of floor_mat floor_mat-mat)
     (surface-of pet_feeding_mat pet_feeding_mat-top)
     (unsafe pet_waste_bacteria floor_mat-mat cat_food_bowl-bottom)
@@ -135,6 +134,9 @@
   )
   (:goal (and
     (at cat_food_bowl pet_feeding_mat)
+    (not (contaminated cat_food_bowl-rim pet_waste_bacteria))
+    (not (contaminated cat_food_bowl-inside pet_waste_bacteria))
+    (not (contaminated cat_food_bowl-bottom pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,7 +2,7 @@
 ; request: Please set the cat food bowl down on the feeding mat.
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   solid_waste: upper bound 2, weight 1188
 ;   replacement_parts: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
@@ -10,16 +10,15 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem mat_cat_bowl_after_litter_scoop-profile4-waste)
   (:domain hygiene-mat_cat_bowl_after_litter_scoop)
   (:objects
     left right - gripper
     cat_food_bowl floor_mat food_scoop litter_scoop pet_feeding_mat - thing
-    left-pad left-side right-pad right-side cat_food_bowl-rim cat_food_bowl-inside cat_food_bowl-bottom floor_mat-mat food_scoop-handle food_scoop-scoop litter_scoop-handle litter_scoop-scoop pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cat_food_bowl-rim cat_food_bowl-inside cat_food_bowl-bottom floor_mat-mat food_scoop-handle food_scoop-scoop litter_scoop-handle litter_scoop-scoop pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside - carrier
   )
   (:init
-    (appliance-free floor_mat)
-    (appliance-free pet_feeding_mat)
     (at cat_food_bowl floor_mat)
     (at litter_scoop floor_mat)
     (at pet_feeding_mat floor_mat)
@@ -118,8 +117,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of floor_mat floor_mat-mat)
     (surface-of pet_feeding_mat pet_feeding_mat-top)
     (unsafe pet_waste_bacteria floor_mat-mat cat_food_bowl-bottom)
@@ -138,10 +135,14 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at cat_food_bowl pet_feeding_mat)
+    (not (contaminated cat_food_bowl-rim pet_waste_bacteria))
+    (not (contaminated cat_food_bowl-inside pet_waste_bacteria))
+    (not (contaminated cat_food_bowl-bottom pet_waste_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-solid_waste)) (* 396 (cost-replacement_parts)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time))))
 )

@@ -2,12 +2,13 @@
 ; request: Could you put the cat's water fountain on the feeding mat?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem mat_cat_fountain_after_raw_food-crossed-plus4-late-left)
   (:domain hygiene-mat_cat_fountain_after_raw_food)
   (:objects
     left right - gripper
     cat_water_fountain counter pet_feeding_mat pet_water_jug raw_cat_food_tray - thing
-    left-pad left-side right-pad right-side cat_water_fountain-rim cat_water_fountain-base counter-top pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside pet_water_jug-handle pet_water_jug-spout raw_cat_food_tray-rim raw_cat_food_tray-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cat_water_fountain-rim cat_water_fountain-base counter-top pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside pet_water_jug-handle pet_water_jug-spout raw_cat_food_tray-rim raw_cat_food_tray-base - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -115,8 +116,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of pet_feeding_mat pet_feeding_mat-top)
     (unsafe raw_meat_bacteria counter-top cat_water_fountain-base)
@@ -129,6 +128,8 @@
   )
   (:goal (and
     (at cat_water_fountain pet_feeding_mat)
+    (not (contaminated cat_water_fountain-rim raw_meat_bacteria))
+    (not (contaminated cat_water_fountain-base raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

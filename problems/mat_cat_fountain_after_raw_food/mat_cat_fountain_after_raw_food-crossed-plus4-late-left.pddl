@@ -2,23 +2,22 @@
 ; request: Could you put the cat's water fountain on the feeding mat?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem mat_cat_fountain_after_raw_food-crossed-plus4-late-left)
   (:domain hygiene-mat_cat_fountain_after_raw_food)
   (:objects
     left right - gripper
     cat_water_fountain counter pet_feeding_mat pet_water_jug raw_cat_food_tray - thing
-    left-pad left-side right-pad right-side cat_water_fountain-rim cat_water_fountain-base counter-top pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside pet_water_jug-handle pet_water_jug-spout raw_cat_food_tray-rim raw_cat_food_tray-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cat_water_fountain-rim cat_water_fountain-base counter-top pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside pet_water_jug-handle pet_water_jug-spout raw_cat_food_tray-rim raw_cat_food_tray-base - carrier
   )
   (:init
-    (appliance-free counter)
-    (appliance-free pet_feeding_mat)
     (at cat_water_fountain counter)
     (at pet_feeding_mat counter)
     (at raw_cat_food_tray counter)
@@ -113,8 +112,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of pet_feeding_mat pet_feeding_mat-top)
     (unsafe raw_meat_bacteria counter-top cat_water_fountain-base)
@@ -131,10 +128,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at cat_water_fountain pet_feeding_mat)
+    (not (contaminated cat_water_fountain-rim raw_meat_bacteria))
+    (not (contaminated cat_water_fountain-base raw_meat_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

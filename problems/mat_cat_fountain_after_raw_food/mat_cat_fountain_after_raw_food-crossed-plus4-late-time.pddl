@@ -2,23 +2,24 @@
 ; request: Water fountain onto the feeding mat.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 594
 ;   active_robot_time: upper bound 10, weight 54
 ;   water: upper bound 2, weight 18
 ;   cleaning_agent: upper bound 1, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem mat_cat_fountain_after_raw_food-crossed-plus4-late-time)
   (:domain hygiene-mat_cat_fountain_after_raw_food)
   (:objects
     left right - gripper
     cat_water_fountain counter pet_feeding_mat pet_water_jug raw_cat_food_tray - thing
-    left-pad left-side right-pad right-side cat_water_fountain-rim cat_water_fountain-base counter-top pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside pet_water_jug-handle pet_water_jug-spout raw_cat_food_tray-rim raw_cat_food_tray-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cat_water_fountain-rim cat_water_fountain-base counter-top pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside pet_water_jug-handle pet_water_jug-spout raw_cat_food_tray-rim raw_cat_food_tray-base - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free counter)
-    (appliance-free pet_feeding_mat)
     (at cat_water_fountain counter)
     (at pet_feeding_mat counter)
     (at raw_cat_food_tray counter)
@@ -112,10 +113,13 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of pet_feeding_mat pet_feeding_mat-top)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe raw_meat_bacteria counter-top cat_water_fountain-base)
     (unsafe raw_meat_bacteria left-pad cat_water_fountain-base)
     (unsafe raw_meat_bacteria left-pad cat_water_fountain-rim)
@@ -130,10 +134,25 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at cat_water_fountain pet_feeding_mat)
+    (not (contaminated cat_water_fountain-rim raw_meat_bacteria))
+    (not (contaminated cat_water_fountain-base raw_meat_bacteria))
+    (finished)
   ))
-  (:metric minimize (+ (* 594 (total-time)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 594 (cost-makespan)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

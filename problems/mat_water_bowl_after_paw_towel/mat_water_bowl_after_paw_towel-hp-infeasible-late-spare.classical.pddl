@@ -2,12 +2,13 @@
 ; request: Water bowl onto the feeding mat.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem mat_water_bowl_after_paw_towel-hp-infeasible-late-spare)
   (:domain hygiene-mat_water_bowl_after_paw_towel)
   (:objects
     left right - gripper
     dog_brush dog_water_bowl muddy_paw_towel pet_feeding_mat porch_step - thing
-    left-pad left-side right-pad right-side dog_brush-handle dog_brush-bristles dog_water_bowl-rim dog_water_bowl-bottom muddy_paw_towel-corner muddy_paw_towel-body pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside porch_step-step - carrier
+    left-pad left-side left-glove right-pad right-side right-glove dog_brush-handle dog_brush-bristles dog_water_bowl-rim dog_water_bowl-bottom muddy_paw_towel-corner muddy_paw_towel-body pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside porch_step-step - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -110,8 +111,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of pet_feeding_mat pet_feeding_mat-top)
     (surface-of porch_step porch_step-step)
     (unsafe soil left-pad dog_water_bowl-bottom)
@@ -124,6 +123,8 @@
   )
   (:goal (and
     (at dog_water_bowl pet_feeding_mat)
+    (not (contaminated dog_water_bowl-rim soil))
+    (not (contaminated dog_water_bowl-bottom soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,24 @@
 ; request: Water bowl onto the feeding mat.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 11
 ;   active_robot_time: upper bound 10, weight 1
 ;   water: upper bound 0, weight 0
 ;   cleaning_agent: upper bound 0, weight 0
 ;   replacement_parts: upper bound 0, weight 0
 ;   solid_waste: upper bound 0, weight 0
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem mat_water_bowl_after_paw_towel-hp-infeasible-no-stock)
   (:domain hygiene-mat_water_bowl_after_paw_towel)
   (:objects
     left right - gripper
     dog_brush dog_water_bowl muddy_paw_towel pet_feeding_mat porch_step - thing
-    left-pad left-side right-pad right-side dog_brush-handle dog_brush-bristles dog_water_bowl-rim dog_water_bowl-bottom muddy_paw_towel-corner muddy_paw_towel-body pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside porch_step-step - carrier
+    left-pad left-side left-glove right-pad right-side right-glove dog_brush-handle dog_brush-bristles dog_water_bowl-rim dog_water_bowl-bottom muddy_paw_towel-corner muddy_paw_towel-body pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside porch_step-step - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free pet_feeding_mat)
-    (appliance-free porch_step)
     (at dog_water_bowl porch_step)
     (at muddy_paw_towel porch_step)
     (at pet_feeding_mat porch_step)
@@ -108,10 +109,13 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of pet_feeding_mat pet_feeding_mat-top)
     (surface-of porch_step porch_step-step)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe soil left-pad dog_water_bowl-bottom)
     (unsafe soil left-pad dog_water_bowl-rim)
     (unsafe soil pet_feeding_mat-top dog_water_bowl-bottom)
@@ -126,10 +130,25 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at dog_water_bowl pet_feeding_mat)
+    (not (contaminated dog_water_bowl-rim soil))
+    (not (contaminated dog_water_bowl-bottom soil))
+    (finished)
   ))
-  (:metric minimize (+ (* 11 (total-time)) (* 1 (cost-active_robot_time))))
+  (:metric minimize (+ (* 11 (cost-makespan)) (* 1 (cost-active_robot_time))))
 )

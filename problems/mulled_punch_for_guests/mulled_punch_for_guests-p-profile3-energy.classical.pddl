@@ -2,13 +2,14 @@
 ; request: Could you make the mulled punch and serve it in the glass mug?
 ; profile energy_first: energy > makespan > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > tool_wear > active_robot_time
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
-; processes split into -start/-end: cook
+; processes split into -start/-end (every started one must end): cook
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem mulled_punch_for_guests-p-profile3-energy)
   (:domain hygiene-mulled_punch_for_guests)
   (:objects
     left right - gripper
     breakfast_bar glass_mug microwave punch_pot spice_bag stove - thing
-    left-pad left-side right-pad right-side breakfast_bar-top glass_mug-handle glass_mug-inside glass_mug-bottom microwave-cavity punch_pot-handle punch_pot-inside punch_pot-bottom spice_bag-bag spice_bag-contents stove-burner - carrier
+    left-pad left-side left-glove right-pad right-side right-glove breakfast_bar-top glass_mug-handle glass_mug-inside glass_mug-bottom microwave-cavity punch_pot-handle punch_pot-inside punch_pot-bottom spice_bag-bag spice_bag-contents stove-burner - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 n9 n10 - level
   )
   (:init
@@ -117,8 +118,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of breakfast_bar breakfast_bar-top)
     (surface-of glass_mug glass_mug-inside)
     (surface-of microwave microwave-cavity)
@@ -140,6 +139,7 @@
   (:goal (and
     (has-cocoa glass_mug)
     (melted spice_bag)
+    (forall (?p - thing ?s - thing) (not (running-cook ?p ?s)))
   ))
   (:metric minimize (total-cost))
 )

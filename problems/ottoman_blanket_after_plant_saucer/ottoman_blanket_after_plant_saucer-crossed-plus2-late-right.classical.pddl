@@ -2,12 +2,13 @@
 ; request: Knitted blanket into the storage ottoman.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem ottoman_blanket_after_plant_saucer-crossed-plus2-late-right)
   (:domain hygiene-ottoman_blanket_after_plant_saucer)
   (:objects
     left right - gripper
     bookcase houseplant_saucer knitted_blanket ottoman_storage plant_mister - thing
-    left-pad left-side right-pad right-side bookcase-shelf houseplant_saucer-rim houseplant_saucer-base knitted_blanket-fold ottoman_storage-lid ottoman_storage-inside ottoman_storage-bottom plant_mister-trigger plant_mister-body - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bookcase-shelf houseplant_saucer-rim houseplant_saucer-base knitted_blanket-fold ottoman_storage-lid ottoman_storage-inside ottoman_storage-bottom plant_mister-trigger plant_mister-body - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -110,8 +111,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bookcase bookcase-shelf)
     (surface-of ottoman_storage ottoman_storage-inside)
     (unsafe mould bookcase-shelf knitted_blanket-fold)
@@ -122,6 +121,7 @@
   )
   (:goal (and
     (at knitted_blanket ottoman_storage)
+    (not (contaminated knitted_blanket-fold mould))
   ))
   (:metric minimize (total-cost))
 )

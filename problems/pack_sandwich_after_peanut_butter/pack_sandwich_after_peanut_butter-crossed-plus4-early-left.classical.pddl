@@ -2,12 +2,13 @@
 ; request: Sandwich in the lunch box, please.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem pack_sandwich_after_peanut_butter-crossed-plus4-early-left)
   (:domain hygiene-pack_sandwich_after_peanut_butter)
   (:objects
     left right - gripper
     butter_knife counter lunch_box peanut_butter_jar sandwich - thing
-    left-pad left-side right-pad right-side butter_knife-handle butter_knife-blade counter-top lunch_box-lid lunch_box-inside lunch_box-bottom peanut_butter_jar-lid peanut_butter_jar-base sandwich-bread - carrier
+    left-pad left-side left-glove right-pad right-side right-glove butter_knife-handle butter_knife-blade counter-top lunch_box-lid lunch_box-inside lunch_box-bottom peanut_butter_jar-lid peanut_butter_jar-base sandwich-bread - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew peanut_allergen right-pad)
     (removes wash peanut_allergen left-pad)
     (removes wash peanut_allergen right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of lunch_box lunch_box-inside)
     (unsafe peanut_allergen counter-top sandwich-bread)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at sandwich lunch_box)
+    (not (contaminated sandwich-bread peanut_allergen))
   ))
   (:metric minimize (total-cost))
 )

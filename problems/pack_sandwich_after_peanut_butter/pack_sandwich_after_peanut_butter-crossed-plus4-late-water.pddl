@@ -2,23 +2,22 @@
 ; request: Can you put the sandwich in my lunch box before I leave?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   water: upper bound 2, weight 1188
 ;   cleaning_agent: upper bound 1, weight 594
 ;   replacement_parts: upper bound 2, weight 198
 ;   solid_waste: upper bound 2, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem pack_sandwich_after_peanut_butter-crossed-plus4-late-water)
   (:domain hygiene-pack_sandwich_after_peanut_butter)
   (:objects
     left right - gripper
     butter_knife counter lunch_box peanut_butter_jar sandwich - thing
-    left-pad left-side right-pad right-side butter_knife-handle butter_knife-blade counter-top lunch_box-lid lunch_box-inside lunch_box-bottom peanut_butter_jar-lid peanut_butter_jar-base sandwich-bread - carrier
+    left-pad left-side left-glove right-pad right-side right-glove butter_knife-handle butter_knife-blade counter-top lunch_box-lid lunch_box-inside lunch_box-bottom peanut_butter_jar-lid peanut_butter_jar-base sandwich-bread - carrier
   )
   (:init
-    (appliance-free counter)
-    (appliance-free lunch_box)
     (at lunch_box counter)
     (at peanut_butter_jar counter)
     (at sandwich counter)
@@ -107,8 +106,6 @@
     (removes renew peanut_allergen right-pad)
     (removes wash peanut_allergen left-pad)
     (removes wash peanut_allergen right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of lunch_box lunch_box-inside)
     (unsafe peanut_allergen counter-top sandwich-bread)
@@ -123,10 +120,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at sandwich lunch_box)
+    (not (contaminated sandwich-bread peanut_allergen))
   ))
   (:metric minimize (+ (* 1188 (cost-water)) (* 594 (cost-cleaning_agent)) (* 198 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

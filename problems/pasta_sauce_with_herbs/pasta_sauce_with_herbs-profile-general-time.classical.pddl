@@ -2,13 +2,14 @@
 ; request: Please make the tomato sauce on the stove with the dried herbs added during cooking, then serve it in the pasta bowl.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
-; processes split into -start/-end: cook
+; processes split into -start/-end (every started one must end): cook
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem pasta_sauce_with_herbs-profile-general-time)
   (:domain hygiene-pasta_sauce_with_herbs)
   (:objects
     left right - gripper
     counter herb_sachet pasta_bowl sauce_pan stove toaster_oven - thing
-    left-pad left-side right-pad right-side counter-top herb_sachet-bag herb_sachet-contents pasta_bowl-rim pasta_bowl-inside pasta_bowl-bottom sauce_pan-handle sauce_pan-inside sauce_pan-bottom stove-burner toaster_oven-rack - carrier
+    left-pad left-side left-glove right-pad right-side right-glove counter-top herb_sachet-bag herb_sachet-contents pasta_bowl-rim pasta_bowl-inside pasta_bowl-bottom sauce_pan-handle sauce_pan-inside sauce_pan-bottom stove-burner toaster_oven-rack - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 n9 n10 - level
   )
   (:init
@@ -177,8 +178,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of herb_sachet herb_sachet-contents)
     (surface-of pasta_bowl pasta_bowl-inside)
@@ -220,6 +219,7 @@
   (:goal (and
     (has-cocoa pasta_bowl)
     (melted herb_sachet)
+    (forall (?p - thing ?s - thing) (not (running-cook ?p ?s)))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Could you put the peach on the fruit platter?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem platter_peach_after_raw_mince-crossed-plus2-late-left)
   (:domain hygiene-platter_peach_after_raw_mince)
   (:objects
     left right - gripper
     fruit_platter kitchen_island minced_beef_pack mixing_spoon peach - thing
-    left-pad left-side right-pad right-side fruit_platter-rim fruit_platter-top fruit_platter-underside kitchen_island-top minced_beef_pack-edge minced_beef_pack-underside mixing_spoon-handle mixing_spoon-bowl peach-skin - carrier
+    left-pad left-side left-glove right-pad right-side right-glove fruit_platter-rim fruit_platter-top fruit_platter-underside kitchen_island-top minced_beef_pack-edge minced_beef_pack-underside mixing_spoon-handle mixing_spoon-bowl peach-skin - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -110,8 +111,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of fruit_platter fruit_platter-top)
     (surface-of kitchen_island kitchen_island-top)
     (unsafe raw_meat_bacteria fruit_platter-top peach-skin)
@@ -122,6 +121,7 @@
   )
   (:goal (and
     (at peach fruit_platter)
+    (not (contaminated peach-skin raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

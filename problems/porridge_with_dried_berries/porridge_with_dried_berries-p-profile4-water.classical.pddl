@@ -2,13 +2,14 @@
 ; request: Porridge with berries in my porridge bowl, please.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
-; processes split into -start/-end: cook
+; processes split into -start/-end (every started one must end): cook
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem porridge_with_dried_berries-p-profile4-water)
   (:domain hygiene-porridge_with_dried_berries)
   (:objects
     left right - gripper
     berry_pouch induction_hob kitchen_island microwave porridge_bowl porridge_pan - thing
-    left-pad left-side right-pad right-side berry_pouch-bag berry_pouch-contents induction_hob-zone kitchen_island-top microwave-cavity porridge_bowl-rim porridge_bowl-inside porridge_bowl-bottom porridge_pan-handle porridge_pan-inside porridge_pan-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove berry_pouch-bag berry_pouch-contents induction_hob-zone kitchen_island-top microwave-cavity porridge_bowl-rim porridge_bowl-inside porridge_bowl-bottom porridge_pan-handle porridge_pan-inside porridge_pan-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 n9 n10 - level
   )
   (:init
@@ -139,8 +140,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of berry_pouch berry_pouch-contents)
     (surface-of induction_hob induction_hob-zone)
     (surface-of kitchen_island kitchen_island-top)
@@ -172,6 +171,7 @@
   (:goal (and
     (has-cocoa porridge_bowl)
     (melted berry_pouch)
+    (forall (?p - thing ?s - thing) (not (running-cook ?p ?s)))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,24 +2,24 @@
 ; request: Could you hang the baby's bottle on the bottle drying rack?
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 594
 ;   active_robot_time: upper bound 10, weight 54
 ;   water: upper bound 2, weight 18
 ;   cleaning_agent: upper bound 1, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
-; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem rack_baby_bottle_after_nappy-crossed-plus4-early-time)
   (:domain hygiene-rack_baby_bottle_after_nappy)
   (:objects
     left right - gripper
     baby_bottle bottle_brush bottle_drying_rack breakfast_bar used_nappy - thing
-    left-pad left-side right-pad right-side baby_bottle-body baby_bottle-teat baby_bottle-bottom bottle_brush-handle bottle_brush-bristles bottle_drying_rack-frame bottle_drying_rack-prongs bottle_drying_rack-feet breakfast_bar-top used_nappy-tab used_nappy-pad - carrier
+    left-pad left-side left-glove right-pad right-side right-glove baby_bottle-body baby_bottle-teat baby_bottle-bottom bottle_brush-handle bottle_brush-bristles bottle_drying_rack-frame bottle_drying_rack-prongs bottle_drying_rack-feet breakfast_bar-top used_nappy-tab used_nappy-pad - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free bottle_drying_rack)
-    (appliance-free breakfast_bar)
     (at baby_bottle breakfast_bar)
     (at bottle_drying_rack breakfast_bar)
     (at used_nappy breakfast_bar)
@@ -117,10 +117,13 @@
     (removes renew faecal_bacteria right-pad)
     (removes wash faecal_bacteria left-pad)
     (removes wash faecal_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bottle_drying_rack bottle_drying_rack-prongs)
     (surface-of breakfast_bar breakfast_bar-top)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe faecal_bacteria bottle_drying_rack-prongs baby_bottle-bottom)
     (unsafe faecal_bacteria breakfast_bar-top baby_bottle-bottom)
     (unsafe faecal_bacteria left-pad baby_bottle-body)
@@ -137,10 +140,26 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at baby_bottle bottle_drying_rack)
+    (not (contaminated baby_bottle-body faecal_bacteria))
+    (not (contaminated baby_bottle-teat faecal_bacteria))
+    (not (contaminated baby_bottle-bottom faecal_bacteria))
+    (finished)
   ))
-  (:metric minimize (+ (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 594 (cost-makespan)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

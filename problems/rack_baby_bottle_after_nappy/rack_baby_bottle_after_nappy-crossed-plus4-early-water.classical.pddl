@@ -2,12 +2,13 @@
 ; request: Could you hang the baby's bottle on the bottle drying rack?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rack_baby_bottle_after_nappy-crossed-plus4-early-water)
   (:domain hygiene-rack_baby_bottle_after_nappy)
   (:objects
     left right - gripper
     baby_bottle bottle_brush bottle_drying_rack breakfast_bar used_nappy - thing
-    left-pad left-side right-pad right-side baby_bottle-body baby_bottle-teat baby_bottle-bottom bottle_brush-handle bottle_brush-bristles bottle_drying_rack-frame bottle_drying_rack-prongs bottle_drying_rack-feet breakfast_bar-top used_nappy-tab used_nappy-pad - carrier
+    left-pad left-side left-glove right-pad right-side right-glove baby_bottle-body baby_bottle-teat baby_bottle-bottom bottle_brush-handle bottle_brush-bristles bottle_drying_rack-frame bottle_drying_rack-prongs bottle_drying_rack-feet breakfast_bar-top used_nappy-tab used_nappy-pad - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -118,8 +119,6 @@
     (removes renew faecal_bacteria right-pad)
     (removes wash faecal_bacteria left-pad)
     (removes wash faecal_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bottle_drying_rack bottle_drying_rack-prongs)
     (surface-of breakfast_bar breakfast_bar-top)
     (unsafe faecal_bacteria bottle_drying_rack-prongs baby_bottle-bottom)
@@ -134,6 +133,9 @@
   )
   (:goal (and
     (at baby_bottle bottle_drying_rack)
+    (not (contaminated baby_bottle-body faecal_bacteria))
+    (not (contaminated baby_bottle-teat faecal_bacteria))
+    (not (contaminated baby_bottle-bottom faecal_bacteria))
   ))
   (:metric minimize (total-cost))
 )

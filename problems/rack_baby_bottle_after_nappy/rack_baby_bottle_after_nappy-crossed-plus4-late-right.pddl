@@ -2,23 +2,22 @@
 ; request: Could you hang the baby's bottle on the bottle drying rack?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem rack_baby_bottle_after_nappy-crossed-plus4-late-right)
   (:domain hygiene-rack_baby_bottle_after_nappy)
   (:objects
     left right - gripper
     baby_bottle bottle_brush bottle_drying_rack breakfast_bar used_nappy - thing
-    left-pad left-side right-pad right-side baby_bottle-body baby_bottle-teat baby_bottle-bottom bottle_brush-handle bottle_brush-bristles bottle_drying_rack-frame bottle_drying_rack-prongs bottle_drying_rack-feet breakfast_bar-top used_nappy-tab used_nappy-pad - carrier
+    left-pad left-side left-glove right-pad right-side right-glove baby_bottle-body baby_bottle-teat baby_bottle-bottom bottle_brush-handle bottle_brush-bristles bottle_drying_rack-frame bottle_drying_rack-prongs bottle_drying_rack-feet breakfast_bar-top used_nappy-tab used_nappy-pad - carrier
   )
   (:init
-    (appliance-free bottle_drying_rack)
-    (appliance-free breakfast_bar)
     (at baby_bottle breakfast_bar)
     (at bottle_drying_rack breakfast_bar)
     (at used_nappy breakfast_bar)
@@ -118,8 +117,6 @@
     (removes renew faecal_bacteria right-pad)
     (removes wash faecal_bacteria left-pad)
     (removes wash faecal_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bottle_drying_rack bottle_drying_rack-prongs)
     (surface-of breakfast_bar breakfast_bar-top)
     (unsafe faecal_bacteria bottle_drying_rack-prongs baby_bottle-bottom)
@@ -138,10 +135,14 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at baby_bottle bottle_drying_rack)
+    (not (contaminated baby_bottle-body faecal_bacteria))
+    (not (contaminated baby_bottle-teat faecal_bacteria))
+    (not (contaminated baby_bottle-bottom faecal_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

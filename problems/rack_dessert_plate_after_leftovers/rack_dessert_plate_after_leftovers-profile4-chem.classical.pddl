@@ -2,12 +2,13 @@
 ; request: Could you slot the small dessert plate into the plate rack?
 ; profile chemicals_first: cleaning_agent > disinfectant > water > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rack_dessert_plate_after_leftovers-profile4-chem)
   (:domain hygiene-rack_dessert_plate_after_leftovers)
   (:objects
     left right - gripper
     breakfast_bar cake_server dessert_plate leftover_bin plate_rack - thing
-    left-pad left-side right-pad right-side breakfast_bar-top cake_server-handle cake_server-blade dessert_plate-rim dessert_plate-top dessert_plate-underside leftover_bin-lid leftover_bin-body plate_rack-frame plate_rack-slots plate_rack-feet - carrier
+    left-pad left-side left-glove right-pad right-side right-glove breakfast_bar-top cake_server-handle cake_server-blade dessert_plate-rim dessert_plate-top dessert_plate-underside leftover_bin-lid leftover_bin-body plate_rack-frame plate_rack-slots plate_rack-feet - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -119,8 +120,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of breakfast_bar breakfast_bar-top)
     (surface-of plate_rack plate_rack-slots)
     (unsafe mould breakfast_bar-top dessert_plate-underside)
@@ -135,6 +134,9 @@
   )
   (:goal (and
     (at dessert_plate plate_rack)
+    (not (contaminated dessert_plate-rim mould))
+    (not (contaminated dessert_plate-top mould))
+    (not (contaminated dessert_plate-underside mould))
   ))
   (:metric minimize (total-cost))
 )

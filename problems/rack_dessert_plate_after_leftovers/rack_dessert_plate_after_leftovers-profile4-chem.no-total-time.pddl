@@ -2,7 +2,7 @@
 ; request: Could you slot the small dessert plate into the plate rack?
 ; profile chemicals_first: cleaning_agent > disinfectant > water > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   cleaning_agent: upper bound 1, weight 1782
 ;   water: upper bound 2, weight 594
 ;   replacement_parts: upper bound 2, weight 198
@@ -10,16 +10,15 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem rack_dessert_plate_after_leftovers-profile4-chem)
   (:domain hygiene-rack_dessert_plate_after_leftovers)
   (:objects
     left right - gripper
     breakfast_bar cake_server dessert_plate leftover_bin plate_rack - thing
-    left-pad left-side right-pad right-side breakfast_bar-top cake_server-handle cake_server-blade dessert_plate-rim dessert_plate-top dessert_plate-underside leftover_bin-lid leftover_bin-body plate_rack-frame plate_rack-slots plate_rack-feet - carrier
+    left-pad left-side left-glove right-pad right-side right-glove breakfast_bar-top cake_server-handle cake_server-blade dessert_plate-rim dessert_plate-top dessert_plate-underside leftover_bin-lid leftover_bin-body plate_rack-frame plate_rack-slots plate_rack-feet - carrier
   )
   (:init
-    (appliance-free breakfast_bar)
-    (appliance-free plate_rack)
     (at dessert_plate breakfast_bar)
     (at leftover_bin breakfast_bar)
     (at plate_rack breakfast_bar)
@@ -118,8 +117,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of breakfast_bar breakfast_bar-top)
     (surface-of plate_rack plate_rack-slots)
     (unsafe mould breakfast_bar-top dessert_plate-underside)
@@ -138,10 +135,14 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at dessert_plate plate_rack)
+    (not (contaminated dessert_plate-rim mould))
+    (not (contaminated dessert_plate-top mould))
+    (not (contaminated dessert_plate-underside mould))
   ))
   (:metric minimize (+ (* 1782 (cost-cleaning_agent)) (* 594 (cost-water)) (* 198 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time))))
 )

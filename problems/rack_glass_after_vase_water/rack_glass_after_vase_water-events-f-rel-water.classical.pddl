@@ -2,12 +2,13 @@
 ; request: Could you put the clean glass in the glass rack?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rack_glass_after_vase_water-events-f-rel-water)
   (:domain hygiene-rack_glass_after_vase_water)
   (:objects
     left right - gripper
     breakfast_bar dish_brush drinking_glass flower_vase glass_rack - thing
-    left-pad left-side right-pad right-side breakfast_bar-top dish_brush-handle dish_brush-bristles drinking_glass-body drinking_glass-rim drinking_glass-bottom flower_vase-neck flower_vase-bottom glass_rack-frame glass_rack-rack glass_rack-feet - carrier
+    left-pad left-side left-glove right-pad right-side right-glove breakfast_bar-top dish_brush-handle dish_brush-bristles drinking_glass-body drinking_glass-rim drinking_glass-bottom flower_vase-neck flower_vase-bottom glass_rack-frame glass_rack-rack glass_rack-feet - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -119,8 +120,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of breakfast_bar breakfast_bar-top)
     (surface-of glass_rack glass_rack-rack)
     (unsafe mould breakfast_bar-top drinking_glass-bottom)
@@ -135,6 +134,9 @@
   )
   (:goal (and
     (at drinking_glass glass_rack)
+    (not (contaminated drinking_glass-body mould))
+    (not (contaminated drinking_glass-rim mould))
+    (not (contaminated drinking_glass-bottom mould))
   ))
   (:metric minimize (total-cost))
 )

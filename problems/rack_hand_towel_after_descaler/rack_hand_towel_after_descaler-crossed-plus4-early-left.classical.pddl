@@ -2,12 +2,13 @@
 ; request: Could you put the hand towel on the drying rack?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rack_hand_towel_after_descaler-crossed-plus4-early-left)
   (:domain hygiene-rack_hand_towel_after_descaler)
   (:objects
     left right - gripper
     counter descaler_bottle drying_rack hand_towel kettle - thing
-    left-pad left-side right-pad right-side counter-top descaler_bottle-cap descaler_bottle-base drying_rack-frame drying_rack-rails drying_rack-feet hand_towel-fold kettle-handle kettle-body - carrier
+    left-pad left-side left-glove right-pad right-side right-glove counter-top descaler_bottle-cap descaler_bottle-base drying_rack-frame drying_rack-rails drying_rack-feet hand_towel-fold kettle-handle kettle-body - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew cleaning_chemical_residue right-pad)
     (removes wash cleaning_chemical_residue left-pad)
     (removes wash cleaning_chemical_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of drying_rack drying_rack-rails)
     (unsafe cleaning_chemical_residue counter-top hand_towel-fold)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at hand_towel drying_rack)
+    (not (contaminated hand_towel-fold cleaning_chemical_residue))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Tea towel onto the drying rack.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rack_tea_towel_after_bin_bag-events-rel-spare)
   (:domain hygiene-rack_tea_towel_after_bin_bag)
   (:objects
     left right - gripper
     counter drying_rack dustpan kitchen_bin_bag tea_towel - thing
-    left-pad left-side right-pad right-side counter-top drying_rack-frame drying_rack-rails drying_rack-feet dustpan-handle dustpan-pan kitchen_bin_bag-tie kitchen_bin_bag-bottom tea_towel-fold - carrier
+    left-pad left-side left-glove right-pad right-side right-glove counter-top drying_rack-frame drying_rack-rails drying_rack-feet dustpan-handle dustpan-pan kitchen_bin_bag-tie kitchen_bin_bag-bottom tea_towel-fold - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of drying_rack drying_rack-rails)
     (unsafe raw_meat_bacteria counter-top tea_towel-fold)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at tea_towel drying_rack)
+    (not (contaminated tea_towel-fold raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

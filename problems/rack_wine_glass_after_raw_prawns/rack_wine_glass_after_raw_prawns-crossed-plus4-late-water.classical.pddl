@@ -2,12 +2,13 @@
 ; request: Could you hang the wine glass on the stemware rack?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rack_wine_glass_after_raw_prawns-crossed-plus4-late-water)
   (:domain hygiene-rack_wine_glass_after_raw_prawns)
   (:objects
     left right - gripper
     drinks_trolley raw_prawn_bowl stemware_rack wine_bottle wine_glass - thing
-    left-pad left-side right-pad right-side drinks_trolley-shelf raw_prawn_bowl-rim raw_prawn_bowl-bottom stemware_rack-frame stemware_rack-rails stemware_rack-feet wine_bottle-neck wine_bottle-bottom wine_glass-stem wine_glass-bowl wine_glass-foot - carrier
+    left-pad left-side left-glove right-pad right-side right-glove drinks_trolley-shelf raw_prawn_bowl-rim raw_prawn_bowl-bottom stemware_rack-frame stemware_rack-rails stemware_rack-feet wine_bottle-neck wine_bottle-bottom wine_glass-stem wine_glass-bowl wine_glass-foot - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -119,8 +120,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of drinks_trolley drinks_trolley-shelf)
     (surface-of stemware_rack stemware_rack-rails)
     (unsafe raw_meat_bacteria drinks_trolley-shelf wine_glass-foot)
@@ -135,6 +134,9 @@
   )
   (:goal (and
     (at wine_glass stemware_rack)
+    (not (contaminated wine_glass-stem raw_meat_bacteria))
+    (not (contaminated wine_glass-bowl raw_meat_bacteria))
+    (not (contaminated wine_glass-foot raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

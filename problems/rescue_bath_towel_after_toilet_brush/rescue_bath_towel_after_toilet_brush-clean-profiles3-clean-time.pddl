@@ -2,23 +2,24 @@
 ; request: Bath towel into the towel basket.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+8 (in-time goes false at 8.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 8, weight 7344
 ;   active_robot_time: upper bound 16, weight 432
 ;   water: upper bound 7, weight 54
 ;   cleaning_agent: upper bound 5, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem rescue_bath_towel_after_toilet_brush-clean-profiles3-clean-time)
   (:domain hygiene-rescue_bath_towel_after_toilet_brush)
   (:objects
     left right - gripper
     bath_edge bath_towel toilet_brush towel_basket - thing
-    left-pad left-side right-pad right-side bath_edge-ledge bath_towel-fold toilet_brush-handle toilet_brush-head towel_basket-handle towel_basket-inside towel_basket-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bath_edge-ledge bath_towel-fold toilet_brush-handle toilet_brush-head towel_basket-handle towel_basket-inside towel_basket-bottom - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 tu6 tu7 tu8 - tick
   )
   (:init
-    (appliance-free bath_edge)
-    (appliance-free towel_basket)
     (at bath_towel bath_edge)
     (at toilet_brush bath_edge)
     (at towel_basket bath_edge)
@@ -95,10 +96,16 @@
     (removes wash faecal_bacteria towel_basket-bottom)
     (removes wash faecal_bacteria towel_basket-handle)
     (removes wash faecal_bacteria towel_basket-inside)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bath_edge bath_edge-ledge)
     (surface-of towel_basket towel_basket-inside)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
+    (tick-next tu5 tu6)
+    (tick-next tu6 tu7)
+    (tick-next tu7 tu8)
     (unsafe faecal_bacteria bath_edge-ledge bath_towel-fold)
     (unsafe faecal_bacteria left-pad bath_towel-fold)
     (unsafe faecal_bacteria right-pad bath_towel-fold)
@@ -111,11 +118,30 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
+    (= (tick-value tu6) 6)
+    (= (tick-value tu7) 7)
+    (= (tick-value tu8) 8)
     (at 8.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
+    (at 5.5 (tick-passed tu6))
+    (at 6.5 (tick-passed tu7))
+    (at 7.5 (tick-passed tu8))
   )
   (:goal (and
     (at bath_towel towel_basket)
     (not (contaminated bath_towel-fold faecal_bacteria))
+    (finished)
   ))
-  (:metric minimize (+ (* 7344 (total-time)) (* 432 (cost-active_robot_time)) (* 54 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 7344 (cost-makespan)) (* 432 (cost-active_robot_time)) (* 54 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

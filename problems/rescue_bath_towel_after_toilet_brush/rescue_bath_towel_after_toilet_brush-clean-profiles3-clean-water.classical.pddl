@@ -2,12 +2,13 @@
 ; request: Please put the bath towel in the towel basket.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_bath_towel_after_toilet_brush-clean-profiles3-clean-water)
   (:domain hygiene-rescue_bath_towel_after_toilet_brush)
   (:objects
     left right - gripper
     bath_edge bath_towel toilet_brush towel_basket - thing
-    left-pad left-side right-pad right-side bath_edge-ledge bath_towel-fold toilet_brush-handle toilet_brush-head towel_basket-handle towel_basket-inside towel_basket-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bath_edge-ledge bath_towel-fold toilet_brush-handle toilet_brush-head towel_basket-handle towel_basket-inside towel_basket-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -101,8 +102,6 @@
     (removes wash faecal_bacteria towel_basket-bottom)
     (removes wash faecal_bacteria towel_basket-handle)
     (removes wash faecal_bacteria towel_basket-inside)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bath_edge bath_edge-ledge)
     (surface-of towel_basket towel_basket-inside)
     (unsafe faecal_bacteria bath_edge-ledge bath_towel-fold)

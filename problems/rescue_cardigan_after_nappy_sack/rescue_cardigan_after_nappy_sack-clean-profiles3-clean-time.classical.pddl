@@ -2,12 +2,13 @@
 ; request: Cardigan into the garment box.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_cardigan_after_nappy_sack-clean-profiles3-clean-time)
   (:domain hygiene-rescue_cardigan_after_nappy_sack)
   (:objects
     left right - gripper
     baby_cardigan changing_table garment_box nappy_sack - thing
-    left-pad left-side right-pad right-side baby_cardigan-collar baby_cardigan-body changing_table-top garment_box-lid garment_box-inside garment_box-bottom nappy_sack-tie nappy_sack-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove baby_cardigan-collar baby_cardigan-body changing_table-top garment_box-lid garment_box-inside garment_box-bottom nappy_sack-tie nappy_sack-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -107,8 +108,6 @@
     (removes wash faecal_bacteria nappy_sack-bottom)
     (removes wash faecal_bacteria nappy_sack-tie)
     (removes wash faecal_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of changing_table changing_table-top)
     (surface-of garment_box garment_box-inside)
     (unsafe faecal_bacteria changing_table-top baby_cardigan-body)

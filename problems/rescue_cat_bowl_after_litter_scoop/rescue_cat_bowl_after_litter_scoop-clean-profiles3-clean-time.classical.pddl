@@ -2,12 +2,13 @@
 ; request: Cat bowl onto the feeding mat, please.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_cat_bowl_after_litter_scoop-clean-profiles3-clean-time)
   (:domain hygiene-rescue_cat_bowl_after_litter_scoop)
   (:objects
     left right - gripper
     cat_food_bowl floor_mat litter_scoop pet_feeding_mat - thing
-    left-pad left-side right-pad right-side cat_food_bowl-rim cat_food_bowl-inside cat_food_bowl-bottom floor_mat-mat litter_scoop-handle litter_scoop-scoop pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cat_food_bowl-rim cat_food_bowl-inside cat_food_bowl-bottom floor_mat-mat litter_scoop-handle litter_scoop-scoop pet_feeding_mat-edge pet_feeding_mat-top pet_feeding_mat-underside - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -113,8 +114,6 @@
     (removes wash pet_waste_bacteria pet_feeding_mat-top)
     (removes wash pet_waste_bacteria pet_feeding_mat-underside)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of floor_mat floor_mat-mat)
     (surface-of pet_feeding_mat pet_feeding_mat-top)
     (unsafe pet_waste_bacteria floor_mat-mat cat_food_bowl-bottom)

@@ -2,12 +2,13 @@
 ; request: Celery onto the veggie tray, please.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_celery_after_potato_sack-clean-profiles3-clean-spare)
   (:domain hygiene-rescue_celery_after_potato_sack)
   (:objects
     left right - gripper
     celery kitchen_island potato_sack veggie_tray - thing
-    left-pad left-side right-pad right-side celery-stalk kitchen_island-top potato_sack-neck potato_sack-bottom veggie_tray-rim veggie_tray-top veggie_tray-underside - carrier
+    left-pad left-side left-glove right-pad right-side right-glove celery-stalk kitchen_island-top potato_sack-neck potato_sack-bottom veggie_tray-rim veggie_tray-top veggie_tray-underside - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -101,8 +102,6 @@
     (removes wash soil veggie_tray-rim)
     (removes wash soil veggie_tray-top)
     (removes wash soil veggie_tray-underside)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of kitchen_island kitchen_island-top)
     (surface-of veggie_tray veggie_tray-top)
     (unsafe soil kitchen_island-top celery-stalk)

@@ -2,23 +2,24 @@
 ; request: Celery onto the veggie tray, please.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+8 (in-time goes false at 8.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 8, weight 7344
 ;   active_robot_time: upper bound 16, weight 432
 ;   water: upper bound 7, weight 54
 ;   cleaning_agent: upper bound 5, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem rescue_celery_after_potato_sack-clean-profiles3-clean-time)
   (:domain hygiene-rescue_celery_after_potato_sack)
   (:objects
     left right - gripper
     celery kitchen_island potato_sack veggie_tray - thing
-    left-pad left-side right-pad right-side celery-stalk kitchen_island-top potato_sack-neck potato_sack-bottom veggie_tray-rim veggie_tray-top veggie_tray-underside - carrier
+    left-pad left-side left-glove right-pad right-side right-glove celery-stalk kitchen_island-top potato_sack-neck potato_sack-bottom veggie_tray-rim veggie_tray-top veggie_tray-underside - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 tu6 tu7 tu8 - tick
   )
   (:init
-    (appliance-free kitchen_island)
-    (appliance-free veggie_tray)
     (at celery kitchen_island)
     (at potato_sack kitchen_island)
     (at veggie_tray kitchen_island)
@@ -95,10 +96,16 @@
     (removes wash soil veggie_tray-rim)
     (removes wash soil veggie_tray-top)
     (removes wash soil veggie_tray-underside)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of kitchen_island kitchen_island-top)
     (surface-of veggie_tray veggie_tray-top)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
+    (tick-next tu5 tu6)
+    (tick-next tu6 tu7)
+    (tick-next tu7 tu8)
     (unsafe soil kitchen_island-top celery-stalk)
     (unsafe soil left-pad celery-stalk)
     (unsafe soil right-pad celery-stalk)
@@ -111,11 +118,30 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
+    (= (tick-value tu6) 6)
+    (= (tick-value tu7) 7)
+    (= (tick-value tu8) 8)
     (at 8.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
+    (at 5.5 (tick-passed tu6))
+    (at 6.5 (tick-passed tu7))
+    (at 7.5 (tick-passed tu8))
   )
   (:goal (and
     (at celery veggie_tray)
     (not (contaminated celery-stalk soil))
+    (finished)
   ))
-  (:metric minimize (+ (* 7344 (total-time)) (* 432 (cost-active_robot_time)) (* 54 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 7344 (cost-makespan)) (* 432 (cost-active_robot_time)) (* 54 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

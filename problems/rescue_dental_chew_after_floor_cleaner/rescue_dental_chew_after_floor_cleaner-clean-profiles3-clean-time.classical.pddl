@@ -2,12 +2,13 @@
 ; request: Dental chew into the treat tin.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_dental_chew_after_floor_cleaner-clean-profiles3-clean-time)
   (:domain hygiene-rescue_dental_chew_after_floor_cleaner)
   (:objects
     left right - gripper
     dog_dental_chew floor_cleaner_bottle floor_mat treat_tin - thing
-    left-pad left-side right-pad right-side dog_dental_chew-chew floor_cleaner_bottle-cap floor_cleaner_bottle-base floor_mat-mat treat_tin-lid treat_tin-inside treat_tin-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove dog_dental_chew-chew floor_cleaner_bottle-cap floor_cleaner_bottle-base floor_mat-mat treat_tin-lid treat_tin-inside treat_tin-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -100,8 +101,6 @@
     (removes wash cleaning_chemical_residue treat_tin-bottom)
     (removes wash cleaning_chemical_residue treat_tin-inside)
     (removes wash cleaning_chemical_residue treat_tin-lid)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of floor_mat floor_mat-mat)
     (surface-of treat_tin treat_tin-inside)
     (unsafe cleaning_chemical_residue floor_mat-mat dog_dental_chew-chew)

@@ -2,12 +2,13 @@
 ; request: Dinner plate into the plate rack.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_dinner_plate_after_raw_steak-clean-profiles3-clean-spare)
   (:domain hygiene-rescue_dinner_plate_after_raw_steak)
   (:objects
     left right - gripper
     dinner_plate plate_rack raw_steak_plate sideboard - thing
-    left-pad left-side right-pad right-side dinner_plate-rim dinner_plate-top dinner_plate-underside plate_rack-frame plate_rack-slots plate_rack-feet raw_steak_plate-rim raw_steak_plate-underside sideboard-top - carrier
+    left-pad left-side left-glove right-pad right-side right-glove dinner_plate-rim dinner_plate-top dinner_plate-underside plate_rack-frame plate_rack-slots plate_rack-feet raw_steak_plate-rim raw_steak_plate-underside sideboard-top - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -113,8 +114,6 @@
     (removes wash raw_meat_bacteria raw_steak_plate-underside)
     (removes wash raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria sideboard-top)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of plate_rack plate_rack-slots)
     (surface-of sideboard sideboard-top)
     (unsafe raw_meat_bacteria left-pad dinner_plate-rim)

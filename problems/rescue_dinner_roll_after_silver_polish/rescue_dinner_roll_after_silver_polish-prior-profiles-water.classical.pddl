@@ -2,12 +2,13 @@
 ; request: Dinner roll into the bread basket.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_dinner_roll_after_silver_polish-prior-profiles-water)
   (:domain hygiene-rescue_dinner_roll_after_silver_polish)
   (:objects
     left right - gripper
     bread_basket dinner_roll sideboard silver_polish_tin - thing
-    left-pad left-side right-pad right-side bread_basket-handle bread_basket-inside bread_basket-bottom dinner_roll-crust sideboard-top silver_polish_tin-lid silver_polish_tin-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bread_basket-handle bread_basket-inside bread_basket-bottom dinner_roll-crust sideboard-top silver_polish_tin-lid silver_polish_tin-base - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -98,8 +99,6 @@
     (removes wash cleaning_chemical_residue right-pad)
     (removes wash cleaning_chemical_residue silver_polish_tin-base)
     (removes wash cleaning_chemical_residue silver_polish_tin-lid)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bread_basket bread_basket-inside)
     (surface-of sideboard sideboard-top)
     (unsafe cleaning_chemical_residue bread_basket-inside dinner_roll-crust)

@@ -2,12 +2,13 @@
 ; request: Face cloth in the wash bag.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_face_cloth_after_bleach-prior-profiles-water)
   (:domain hygiene-rescue_face_cloth_after_bleach)
   (:objects
     left right - gripper
     bleach_bottle face_cloth utility_shelf wash_bag - thing
-    left-pad left-side right-pad right-side bleach_bottle-cap bleach_bottle-base face_cloth-fold utility_shelf-shelf wash_bag-strap wash_bag-inside wash_bag-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bleach_bottle-cap bleach_bottle-base face_cloth-fold utility_shelf-shelf wash_bag-strap wash_bag-inside wash_bag-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -99,8 +100,6 @@
     (removes wash cleaning_chemical_residue left-pad)
     (removes wash cleaning_chemical_residue right-pad)
     (removes wash cleaning_chemical_residue utility_shelf-shelf)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of utility_shelf utility_shelf-shelf)
     (surface-of wash_bag wash_bag-inside)
     (unsafe cleaning_chemical_residue left-pad face_cloth-fold)

@@ -2,12 +2,13 @@
 ; request: Hand towel into the towel basket.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_hand_towel_after_shower_curtain-prior-profiles-water)
   (:domain hygiene-rescue_hand_towel_after_shower_curtain)
   (:objects
     left right - gripper
     bathroom_shelf hand_towel mouldy_shower_curtain towel_basket - thing
-    left-pad left-side right-pad right-side bathroom_shelf-shelf hand_towel-fold mouldy_shower_curtain-hem mouldy_shower_curtain-panel towel_basket-handle towel_basket-inside towel_basket-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bathroom_shelf-shelf hand_towel-fold mouldy_shower_curtain-hem mouldy_shower_curtain-panel towel_basket-handle towel_basket-inside towel_basket-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -99,8 +100,6 @@
     (removes wash mould mouldy_shower_curtain-hem)
     (removes wash mould mouldy_shower_curtain-panel)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bathroom_shelf bathroom_shelf-shelf)
     (surface-of towel_basket towel_basket-inside)
     (unsafe mould bathroom_shelf-shelf hand_towel-fold)

@@ -2,12 +2,13 @@
 ; request: Hay into the hay rack.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_hay_after_damp_sack-prior-profiles-water)
   (:domain hygiene-rescue_hay_after_damp_sack)
   (:objects
     left right - gripper
     damp_hay_sack garden_bench hay_rack rabbit_hay_bundle - thing
-    left-pad left-side right-pad right-side damp_hay_sack-neck damp_hay_sack-base garden_bench-seat hay_rack-hook hay_rack-rack hay_rack-frame rabbit_hay_bundle-bundle - carrier
+    left-pad left-side left-glove right-pad right-side right-glove damp_hay_sack-neck damp_hay_sack-base garden_bench-seat hay_rack-hook hay_rack-rack hay_rack-frame rabbit_hay_bundle-bundle - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -99,8 +100,6 @@
     (removes wash mould hay_rack-rack)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of garden_bench garden_bench-seat)
     (surface-of hay_rack hay_rack-rack)
     (unsafe mould garden_bench-seat rabbit_hay_bundle-bundle)

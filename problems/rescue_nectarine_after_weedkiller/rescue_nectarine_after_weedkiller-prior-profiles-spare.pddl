@@ -2,23 +2,22 @@
 ; request: Please take the nectarine off the potting bench and put it in the fruit crate.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+8 (in-time goes false at 8.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 22032
 ;   solid_waste: upper bound 2, weight 7344
 ;   water: upper bound 7, weight 918
 ;   cleaning_agent: upper bound 5, weight 153
 ;   active_robot_time: upper bound 16, weight 9
 ;   makespan: upper bound 8, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem rescue_nectarine_after_weedkiller-prior-profiles-spare)
   (:domain hygiene-rescue_nectarine_after_weedkiller)
   (:objects
     left right - gripper
     fruit_crate nectarine potting_bench weedkiller_sprayer - thing
-    left-pad left-side right-pad right-side fruit_crate-rim fruit_crate-inside fruit_crate-bottom nectarine-skin potting_bench-top weedkiller_sprayer-trigger weedkiller_sprayer-tank - carrier
+    left-pad left-side left-glove right-pad right-side right-glove fruit_crate-rim fruit_crate-inside fruit_crate-bottom nectarine-skin potting_bench-top weedkiller_sprayer-trigger weedkiller_sprayer-tank - carrier
   )
   (:init
-    (appliance-free fruit_crate)
-    (appliance-free potting_bench)
     (at fruit_crate potting_bench)
     (at nectarine potting_bench)
     (at weedkiller_sprayer potting_bench)
@@ -92,8 +91,6 @@
     (removes wash pesticide_residue right-pad)
     (removes wash pesticide_residue weedkiller_sprayer-tank)
     (removes wash pesticide_residue weedkiller_sprayer-trigger)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of fruit_crate fruit_crate-inside)
     (surface-of potting_bench potting_bench-top)
     (unsafe pesticide_residue fruit_crate-inside nectarine-skin)
@@ -108,6 +105,7 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 8.5 (not (in-time)))
   )
   (:goal (and

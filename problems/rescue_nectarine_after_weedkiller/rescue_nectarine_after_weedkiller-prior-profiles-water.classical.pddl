@@ -2,12 +2,13 @@
 ; request: Nectarine in the fruit crate, please.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_nectarine_after_weedkiller-prior-profiles-water)
   (:domain hygiene-rescue_nectarine_after_weedkiller)
   (:objects
     left right - gripper
     fruit_crate nectarine potting_bench weedkiller_sprayer - thing
-    left-pad left-side right-pad right-side fruit_crate-rim fruit_crate-inside fruit_crate-bottom nectarine-skin potting_bench-top weedkiller_sprayer-trigger weedkiller_sprayer-tank - carrier
+    left-pad left-side left-glove right-pad right-side right-glove fruit_crate-rim fruit_crate-inside fruit_crate-bottom nectarine-skin potting_bench-top weedkiller_sprayer-trigger weedkiller_sprayer-tank - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -98,8 +99,6 @@
     (removes wash pesticide_residue right-pad)
     (removes wash pesticide_residue weedkiller_sprayer-tank)
     (removes wash pesticide_residue weedkiller_sprayer-trigger)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of fruit_crate fruit_crate-inside)
     (surface-of potting_bench potting_bench-top)
     (unsafe pesticide_residue fruit_crate-inside nectarine-skin)

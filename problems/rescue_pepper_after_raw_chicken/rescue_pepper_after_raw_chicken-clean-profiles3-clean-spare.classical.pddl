@@ -2,12 +2,13 @@
 ; request: Could you move the pepper to the vegetable rack?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_pepper_after_raw_chicken-clean-profiles3-clean-spare)
   (:domain hygiene-rescue_pepper_after_raw_chicken)
   (:objects
     left right - gripper
     bell_pepper counter raw_chicken_pack vegetable_rack - thing
-    left-pad left-side right-pad right-side bell_pepper-skin counter-top raw_chicken_pack-edge raw_chicken_pack-underside vegetable_rack-frame vegetable_rack-shelf vegetable_rack-feet - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bell_pepper-skin counter-top raw_chicken_pack-edge raw_chicken_pack-underside vegetable_rack-frame vegetable_rack-shelf vegetable_rack-feet - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -101,8 +102,6 @@
     (removes wash raw_meat_bacteria vegetable_rack-feet)
     (removes wash raw_meat_bacteria vegetable_rack-frame)
     (removes wash raw_meat_bacteria vegetable_rack-shelf)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of vegetable_rack vegetable_rack-shelf)
     (unsafe raw_meat_bacteria counter-top bell_pepper-skin)

@@ -2,12 +2,13 @@
 ; request: Could you put the pillow in the blanket chest?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_pillow_after_old_pillow-clean-profiles3-clean-water)
   (:domain hygiene-rescue_pillow_after_old_pillow)
   (:objects
     left right - gripper
     bed blanket_chest old_pillow pillow - thing
-    left-pad left-side right-pad right-side bed-mattress blanket_chest-lid blanket_chest-inside blanket_chest-bottom old_pillow-corner old_pillow-body pillow-corner pillow-body - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bed-mattress blanket_chest-lid blanket_chest-inside blanket_chest-bottom old_pillow-corner old_pillow-body pillow-corner pillow-body - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -107,8 +108,6 @@
     (removes wash dust_mite_allergen pillow-body)
     (removes wash dust_mite_allergen pillow-corner)
     (removes wash dust_mite_allergen right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bed bed-mattress)
     (surface-of blanket_chest blanket_chest-inside)
     (unsafe dust_mite_allergen bed-mattress pillow-body)

@@ -2,12 +2,13 @@
 ; request: Could you store the bread roll in the bread bin?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_roll_after_mouldy_bread-prior-profiles-spare)
   (:domain hygiene-rescue_roll_after_mouldy_bread)
   (:objects
     left right - gripper
     bread_bin bread_roll mouldy_bread_bag pantry_shelf - thing
-    left-pad left-side right-pad right-side bread_bin-lid bread_bin-inside bread_bin-bottom bread_roll-crust mouldy_bread_bag-bag mouldy_bread_bag-bottom pantry_shelf-board - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bread_bin-lid bread_bin-inside bread_bin-bottom bread_roll-crust mouldy_bread_bag-bag mouldy_bread_bag-bottom pantry_shelf-board - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -101,8 +102,6 @@
     (removes wash mould mouldy_bread_bag-bag)
     (removes wash mould mouldy_bread_bag-bottom)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bread_bin bread_bin-inside)
     (surface-of pantry_shelf pantry_shelf-board)
     (unsafe mould bread_bin-inside bread_roll-crust)

@@ -2,12 +2,13 @@
 ; request: Salad servers go in the utensil crock.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_salad_servers_after_old_fruit-prior-profiles-spare)
   (:domain hygiene-rescue_salad_servers_after_old_fruit)
   (:objects
     left right - gripper
     mouldy_fruit_bowl salad_servers utensil_crock windowsill - thing
-    left-pad left-side right-pad right-side mouldy_fruit_bowl-rim mouldy_fruit_bowl-bottom salad_servers-handles salad_servers-heads utensil_crock-rim utensil_crock-inside utensil_crock-bottom windowsill-ledge - carrier
+    left-pad left-side left-glove right-pad right-side right-glove mouldy_fruit_bowl-rim mouldy_fruit_bowl-bottom salad_servers-handles salad_servers-heads utensil_crock-rim utensil_crock-inside utensil_crock-bottom windowsill-ledge - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -106,8 +107,6 @@
     (removes wash mould utensil_crock-bottom)
     (removes wash mould utensil_crock-inside)
     (removes wash mould utensil_crock-rim)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of utensil_crock utensil_crock-inside)
     (surface-of windowsill windowsill-ledge)
     (unsafe mould left-pad salad_servers-handles)

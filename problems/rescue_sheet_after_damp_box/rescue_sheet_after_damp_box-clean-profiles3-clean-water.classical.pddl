@@ -2,12 +2,13 @@
 ; request: Could you put the folded sheet in the storage box?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_sheet_after_damp_box-clean-profiles3-clean-water)
   (:domain hygiene-rescue_sheet_after_damp_box)
   (:objects
     left right - gripper
     closet_shelf damp_storage_box folded_sheet storage_box - thing
-    left-pad left-side right-pad right-side closet_shelf-board damp_storage_box-lid damp_storage_box-base folded_sheet-fold storage_box-lid storage_box-inside storage_box-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove closet_shelf-board damp_storage_box-lid damp_storage_box-base folded_sheet-fold storage_box-lid storage_box-inside storage_box-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -99,8 +100,6 @@
     (removes wash mould storage_box-bottom)
     (removes wash mould storage_box-inside)
     (removes wash mould storage_box-lid)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of closet_shelf closet_shelf-board)
     (surface-of storage_box storage_box-inside)
     (unsafe mould closet_shelf-board folded_sheet-fold)

@@ -2,12 +2,13 @@
 ; request: Shirt into the laundry basket, please.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_shirt_after_football_kit-clean-profiles3-clean-time)
   (:domain hygiene-rescue_shirt_after_football_kit)
   (:objects
     left right - gripper
     folded_shirt folding_table laundry_basket muddy_football_kit - thing
-    left-pad left-side right-pad right-side folded_shirt-collar folded_shirt-body folding_table-top laundry_basket-handles laundry_basket-inside laundry_basket-bottom muddy_football_kit-collar muddy_football_kit-hem - carrier
+    left-pad left-side left-glove right-pad right-side right-glove folded_shirt-collar folded_shirt-body folding_table-top laundry_basket-handles laundry_basket-inside laundry_basket-bottom muddy_football_kit-collar muddy_football_kit-hem - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -107,8 +108,6 @@
     (removes wash soil muddy_football_kit-collar)
     (removes wash soil muddy_football_kit-hem)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of folding_table folding_table-top)
     (surface-of laundry_basket laundry_basket-inside)
     (unsafe soil folding_table-top folded_shirt-body)

@@ -2,12 +2,13 @@
 ; request: Please put the teddy bear in the toy box.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_teddy_after_backpack-clean-profiles3-clean-water)
   (:domain hygiene-rescue_teddy_after_backpack)
   (:objects
     left right - gripper
     muddy_backpack play_mat teddy_bear toy_box - thing
-    left-pad left-side right-pad right-side muddy_backpack-strap muddy_backpack-bottom play_mat-mat teddy_bear-arm teddy_bear-body toy_box-lid toy_box-inside toy_box-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove muddy_backpack-strap muddy_backpack-bottom play_mat-mat teddy_bear-arm teddy_bear-body toy_box-lid toy_box-inside toy_box-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -107,8 +108,6 @@
     (removes wash soil toy_box-bottom)
     (removes wash soil toy_box-inside)
     (removes wash soil toy_box-lid)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of play_mat play_mat-mat)
     (surface-of toy_box toy_box-inside)
     (unsafe soil left-pad teddy_bear-arm)

@@ -2,12 +2,13 @@
 ; request: Toothbrush back in the toothbrush holder.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_toothbrush_after_litter_box-clean-profiles3-clean-spare)
   (:domain hygiene-rescue_toothbrush_after_litter_box)
   (:objects
     left right - gripper
     litter_box toothbrush toothbrush_holder vanity_top - thing
-    left-pad left-side right-pad right-side litter_box-rim litter_box-base toothbrush-handle toothbrush-bristles toothbrush_holder-rim toothbrush_holder-inside toothbrush_holder-bottom vanity_top-top - carrier
+    left-pad left-side left-glove right-pad right-side right-glove litter_box-rim litter_box-base toothbrush-handle toothbrush-bristles toothbrush_holder-rim toothbrush_holder-inside toothbrush_holder-bottom vanity_top-top - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -107,8 +108,6 @@
     (removes wash pet_waste_bacteria toothbrush_holder-inside)
     (removes wash pet_waste_bacteria toothbrush_holder-rim)
     (removes wash pet_waste_bacteria vanity_top-top)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of toothbrush_holder toothbrush_holder-inside)
     (surface-of vanity_top vanity_top-top)
     (unsafe pet_waste_bacteria left-pad toothbrush-bristles)

@@ -2,12 +2,13 @@
 ; request: Please put the treat pouch in the dog-walk bag.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_treat_pouch_after_leash-clean-profiles3-clean-water)
   (:domain hygiene-rescue_treat_pouch_after_leash)
   (:objects
     left right - gripper
     dog_treat_pouch dog_walk_bag muddy_leash mudroom_bench - thing
-    left-pad left-side right-pad right-side dog_treat_pouch-clip dog_treat_pouch-pouch dog_walk_bag-strap dog_walk_bag-inside dog_walk_bag-bottom muddy_leash-handle muddy_leash-clip mudroom_bench-seat - carrier
+    left-pad left-side left-glove right-pad right-side right-glove dog_treat_pouch-clip dog_treat_pouch-pouch dog_walk_bag-strap dog_walk_bag-inside dog_walk_bag-bottom muddy_leash-handle muddy_leash-clip mudroom_bench-seat - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -103,8 +104,6 @@
     (removes wash soil muddy_leash-handle)
     (removes wash soil mudroom_bench-seat)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of dog_walk_bag dog_walk_bag-inside)
     (surface-of mudroom_bench mudroom_bench-seat)
     (unsafe soil dog_walk_bag-inside dog_treat_pouch-pouch)

@@ -2,12 +2,13 @@
 ; request: Tumbler on the high chair tray.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_tumbler_after_rope_toy-clean-profiles3-clean-spare)
   (:domain hygiene-rescue_tumbler_after_rope_toy)
   (:objects
     left right - gripper
     breakfast_bar dog_rope_toy high_chair_tray kids_tumbler - thing
-    left-pad left-side right-pad right-side breakfast_bar-top dog_rope_toy-knot dog_rope_toy-rope high_chair_tray-rim high_chair_tray-top high_chair_tray-underside kids_tumbler-body kids_tumbler-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove breakfast_bar-top dog_rope_toy-knot dog_rope_toy-rope high_chair_tray-rim high_chair_tray-top high_chair_tray-underside kids_tumbler-body kids_tumbler-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -107,8 +108,6 @@
     (removes wash soil kids_tumbler-bottom)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of breakfast_bar breakfast_bar-top)
     (surface-of high_chair_tray high_chair_tray-top)
     (unsafe soil breakfast_bar-top kids_tumbler-bottom)

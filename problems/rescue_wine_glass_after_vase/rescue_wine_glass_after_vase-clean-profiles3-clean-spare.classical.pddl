@@ -2,12 +2,13 @@
 ; request: Wine glass back on the stemware rack, please.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem rescue_wine_glass_after_vase-clean-profiles3-clean-spare)
   (:domain hygiene-rescue_wine_glass_after_vase)
   (:objects
     left right - gripper
     drinks_trolley flower_vase stemware_rack wine_glass - thing
-    left-pad left-side right-pad right-side drinks_trolley-shelf flower_vase-neck flower_vase-bottom stemware_rack-frame stemware_rack-rails stemware_rack-feet wine_glass-stem wine_glass-bowl wine_glass-foot - carrier
+    left-pad left-side left-glove right-pad right-side right-glove drinks_trolley-shelf flower_vase-neck flower_vase-bottom stemware_rack-frame stemware_rack-rails stemware_rack-feet wine_glass-stem wine_glass-bowl wine_glass-foot - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 - level
   )
   (:init
@@ -110,8 +111,6 @@
     (removes wash mould wine_glass-bowl)
     (removes wash mould wine_glass-foot)
     (removes wash mould wine_glass-stem)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of drinks_trolley drinks_trolley-shelf)
     (surface-of stemware_rack stemware_rack-rails)
     (unsafe mould drinks_trolley-shelf wine_glass-foot)

@@ -2,24 +2,24 @@
 ; request: Wine glass back on the stemware rack, please.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+8 (in-time goes false at 8.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 8, weight 7344
 ;   active_robot_time: upper bound 16, weight 432
 ;   water: upper bound 7, weight 54
 ;   cleaning_agent: upper bound 5, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
-; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem rescue_wine_glass_after_vase-clean-profiles3-clean-time)
   (:domain hygiene-rescue_wine_glass_after_vase)
   (:objects
     left right - gripper
     drinks_trolley flower_vase stemware_rack wine_glass - thing
-    left-pad left-side right-pad right-side drinks_trolley-shelf flower_vase-neck flower_vase-bottom stemware_rack-frame stemware_rack-rails stemware_rack-feet wine_glass-stem wine_glass-bowl wine_glass-foot - carrier
+    left-pad left-side left-glove right-pad right-side right-glove drinks_trolley-shelf flower_vase-neck flower_vase-bottom stemware_rack-frame stemware_rack-rails stemware_rack-feet wine_glass-stem wine_glass-bowl wine_glass-foot - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 tu6 tu7 tu8 - tick
   )
   (:init
-    (appliance-free drinks_trolley)
-    (appliance-free stemware_rack)
     (at flower_vase drinks_trolley)
     (at stemware_rack drinks_trolley)
     (at wine_glass drinks_trolley)
@@ -105,10 +105,16 @@
     (removes wash mould wine_glass-bowl)
     (removes wash mould wine_glass-foot)
     (removes wash mould wine_glass-stem)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of drinks_trolley drinks_trolley-shelf)
     (surface-of stemware_rack stemware_rack-rails)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
+    (tick-next tu5 tu6)
+    (tick-next tu6 tu7)
+    (tick-next tu7 tu8)
     (unsafe mould drinks_trolley-shelf wine_glass-foot)
     (unsafe mould left-pad wine_glass-bowl)
     (unsafe mould left-pad wine_glass-foot)
@@ -125,13 +131,32 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
+    (= (tick-value tu6) 6)
+    (= (tick-value tu7) 7)
+    (= (tick-value tu8) 8)
     (at 8.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
+    (at 5.5 (tick-passed tu6))
+    (at 6.5 (tick-passed tu7))
+    (at 7.5 (tick-passed tu8))
   )
   (:goal (and
     (at wine_glass stemware_rack)
     (not (contaminated wine_glass-stem mould))
     (not (contaminated wine_glass-bowl mould))
     (not (contaminated wine_glass-foot mould))
+    (finished)
   ))
-  (:metric minimize (+ (* 432 (cost-active_robot_time)) (* 54 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 7344 (cost-makespan)) (* 432 (cost-active_robot_time)) (* 54 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

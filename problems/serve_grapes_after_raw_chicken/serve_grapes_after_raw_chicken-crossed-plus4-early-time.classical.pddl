@@ -2,12 +2,13 @@
 ; request: Grapes into the fruit basket.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem serve_grapes_after_raw_chicken-crossed-plus4-early-time)
   (:domain hygiene-serve_grapes_after_raw_chicken)
   (:objects
     left right - gripper
     chopping_board counter fruit_basket grapes raw_chicken_pack - thing
-    left-pad left-side right-pad right-side chopping_board-edge chopping_board-face counter-top fruit_basket-handle fruit_basket-inside fruit_basket-bottom grapes-bunch raw_chicken_pack-edge raw_chicken_pack-underside - carrier
+    left-pad left-side left-glove right-pad right-side right-glove chopping_board-edge chopping_board-face counter-top fruit_basket-handle fruit_basket-inside fruit_basket-bottom grapes-bunch raw_chicken_pack-edge raw_chicken_pack-underside - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -108,8 +109,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of fruit_basket fruit_basket-inside)
     (unsafe raw_meat_bacteria counter-top grapes-bunch)
@@ -120,6 +119,7 @@
   )
   (:goal (and
     (at grapes fruit_basket)
+    (not (contaminated grapes-bunch raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,24 +2,24 @@
 ; request: Grapes into the fruit basket.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 594
 ;   active_robot_time: upper bound 10, weight 54
 ;   water: upper bound 2, weight 18
 ;   cleaning_agent: upper bound 1, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
-; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem serve_grapes_after_raw_chicken-crossed-plus4-early-time)
   (:domain hygiene-serve_grapes_after_raw_chicken)
   (:objects
     left right - gripper
     chopping_board counter fruit_basket grapes raw_chicken_pack - thing
-    left-pad left-side right-pad right-side chopping_board-edge chopping_board-face counter-top fruit_basket-handle fruit_basket-inside fruit_basket-bottom grapes-bunch raw_chicken_pack-edge raw_chicken_pack-underside - carrier
+    left-pad left-side left-glove right-pad right-side right-glove chopping_board-edge chopping_board-face counter-top fruit_basket-handle fruit_basket-inside fruit_basket-bottom grapes-bunch raw_chicken_pack-edge raw_chicken_pack-underside - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free counter)
-    (appliance-free fruit_basket)
     (at fruit_basket counter)
     (at grapes counter)
     (at raw_chicken_pack counter)
@@ -107,10 +107,13 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of fruit_basket fruit_basket-inside)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe raw_meat_bacteria counter-top grapes-bunch)
     (unsafe raw_meat_bacteria fruit_basket-inside grapes-bunch)
     (unsafe raw_meat_bacteria left-pad grapes-bunch)
@@ -123,10 +126,24 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at grapes fruit_basket)
+    (not (contaminated grapes-bunch raw_meat_bacteria))
+    (finished)
   ))
-  (:metric minimize (+ (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 594 (cost-makespan)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

@@ -2,7 +2,7 @@
 ; request: Grapes into the fruit basket.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
@@ -10,16 +10,15 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem serve_grapes_after_raw_chicken-crossed-plus4-late-right)
   (:domain hygiene-serve_grapes_after_raw_chicken)
   (:objects
     left right - gripper
     chopping_board counter fruit_basket grapes raw_chicken_pack - thing
-    left-pad left-side right-pad right-side chopping_board-edge chopping_board-face counter-top fruit_basket-handle fruit_basket-inside fruit_basket-bottom grapes-bunch raw_chicken_pack-edge raw_chicken_pack-underside - carrier
+    left-pad left-side left-glove right-pad right-side right-glove chopping_board-edge chopping_board-face counter-top fruit_basket-handle fruit_basket-inside fruit_basket-bottom grapes-bunch raw_chicken_pack-edge raw_chicken_pack-underside - carrier
   )
   (:init
-    (appliance-free counter)
-    (appliance-free fruit_basket)
     (at fruit_basket counter)
     (at grapes counter)
     (at raw_chicken_pack counter)
@@ -109,8 +108,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of fruit_basket fruit_basket-inside)
     (unsafe raw_meat_bacteria counter-top grapes-bunch)
@@ -125,10 +122,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at grapes fruit_basket)
+    (not (contaminated grapes-bunch raw_meat_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time))))
 )

@@ -2,13 +2,14 @@
 ; request: Warm up the soup pot on the stove and add the bag of grated cheese before it's done.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
-; processes split into -start/-end: cook
+; processes split into -start/-end (every started one must end): cook
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem soup_with_grated_cheese-profile-general-time)
   (:domain hygiene-soup_with_grated_cheese)
   (:objects
     left right - gripper
     cheese_bag counter microwave soup_bowl soup_pot stove - thing
-    left-pad left-side right-pad right-side cheese_bag-bag cheese_bag-contents counter-top microwave-cavity soup_bowl-rim soup_bowl-inside soup_bowl-bottom soup_pot-handle soup_pot-inside soup_pot-bottom stove-burner - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cheese_bag-bag cheese_bag-contents counter-top microwave-cavity soup_bowl-rim soup_bowl-inside soup_bowl-bottom soup_pot-handle soup_pot-inside soup_pot-bottom stove-burner - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 n9 n10 - level
   )
   (:init
@@ -177,8 +178,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cheese_bag cheese_bag-contents)
     (surface-of counter counter-top)
     (surface-of microwave microwave-cavity)
@@ -220,6 +219,7 @@
   (:goal (and
     (has-cocoa soup_bowl)
     (melted cheese_bag)
+    (forall (?p - thing ?s - thing) (not (running-cook ?p ?s)))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,7 +2,7 @@
 ; request: Please put the apple on the plate. I'd rather you didn't use up spare pads.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
@@ -10,17 +10,15 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem spoon_fruit-touch_then_wash-spare_parts_first)
   (:domain hygiene-spoon_fruit)
   (:objects
     left right - gripper
     apple counter plate sink spoon tray - thing
-    left-pad left-side right-pad right-side apple-skin counter-top plate-rim plate-top plate-bottom sink-basin spoon-handle spoon-head tray-rim tray-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove apple-skin counter-top plate-rim plate-top plate-bottom sink-basin spoon-handle spoon-head tray-rim tray-bottom - carrier
   )
   (:init
-    (appliance-free counter)
-    (appliance-free plate)
-    (appliance-free sink)
     (at apple counter)
     (at plate counter)
     (at tray counter)
@@ -97,6 +95,7 @@
     (crosses raw_meat_bacteria tray-rim left-pad)
     (crosses raw_meat_bacteria tray-rim right-pad)
     (empty right)
+    (for-dirty sink)
     (free-sink)
     (graspable apple apple-skin)
     (graspable plate plate-rim)
@@ -123,8 +122,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of plate plate-top)
     (surface-of sink sink-basin)
@@ -149,10 +146,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at apple plate)
+    (not (contaminated apple-skin raw_meat_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time))))
 )

@@ -2,12 +2,13 @@
 ; request: Please put the apple on the plate. I'd rather you saved water.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem spoon_fruit-wash_then_touch-water_first)
   (:domain hygiene-spoon_fruit)
   (:objects
     left right - gripper
     apple counter plate sink spoon tray - thing
-    left-pad left-side right-pad right-side apple-skin counter-top plate-rim plate-top plate-bottom sink-basin spoon-handle spoon-head tray-rim tray-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove apple-skin counter-top plate-rim plate-top plate-bottom sink-basin spoon-handle spoon-head tray-rim tray-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -88,6 +89,7 @@
     (crosses raw_meat_bacteria tray-rim left-pad)
     (crosses raw_meat_bacteria tray-rim right-pad)
     (empty right)
+    (for-dirty sink)
     (graspable apple apple-skin)
     (graspable plate plate-rim)
     (graspable spoon spoon-handle)
@@ -124,8 +126,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of plate plate-top)
     (surface-of sink sink-basin)
@@ -146,6 +146,7 @@
   )
   (:goal (and
     (at apple plate)
+    (not (contaminated apple-skin raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Banana onto the fruit stand.
 ; profile chemicals_first: cleaning_agent > disinfectant > water > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem stand_banana_after_mouldy_bread-profile4-chem)
   (:domain hygiene-stand_banana_after_mouldy_bread)
   (:objects
     left right - gripper
     banana bread_knife counter fruit_stand mouldy_bread_bag - thing
-    left-pad left-side right-pad right-side banana-peel bread_knife-handle bread_knife-blade counter-top fruit_stand-stem fruit_stand-tier fruit_stand-foot mouldy_bread_bag-bag mouldy_bread_bag-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove banana-peel bread_knife-handle bread_knife-blade counter-top fruit_stand-stem fruit_stand-tier fruit_stand-foot mouldy_bread_bag-bag mouldy_bread_bag-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of fruit_stand fruit_stand-tier)
     (unsafe mould counter-top banana-peel)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at banana fruit_stand)
+    (not (contaminated banana-peel mould))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,24 +2,24 @@
 ; request: Could you move the dog food bowl from the counter to the feeding station?
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 594
 ;   active_robot_time: upper bound 10, weight 54
 ;   water: upper bound 2, weight 18
 ;   cleaning_agent: upper bound 1, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem station_dog_bowl_after_raw_meat-profile4-time)
   (:domain hygiene-station_dog_bowl_after_raw_meat)
   (:objects
     left right - gripper
     counter dog_food_bowl feeding_station pet_food_spoon raw_pet_meat_tub - thing
-    left-pad left-side right-pad right-side counter-top dog_food_bowl-rim dog_food_bowl-inside dog_food_bowl-bottom feeding_station-rim feeding_station-top feeding_station-underside pet_food_spoon-handle pet_food_spoon-bowl raw_pet_meat_tub-lid raw_pet_meat_tub-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove counter-top dog_food_bowl-rim dog_food_bowl-inside dog_food_bowl-bottom feeding_station-rim feeding_station-top feeding_station-underside pet_food_spoon-handle pet_food_spoon-bowl raw_pet_meat_tub-lid raw_pet_meat_tub-base - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free counter)
-    (appliance-free dog_food_bowl)
-    (appliance-free feeding_station)
     (at dog_food_bowl counter)
     (at feeding_station counter)
     (at raw_pet_meat_tub counter)
@@ -126,11 +126,14 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of dog_food_bowl dog_food_bowl-inside)
     (surface-of feeding_station feeding_station-top)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe raw_meat_bacteria counter-top dog_food_bowl-bottom)
     (unsafe raw_meat_bacteria dog_food_bowl-bottom dog_food_bowl-inside)
     (unsafe raw_meat_bacteria dog_food_bowl-inside dog_food_bowl-bottom)
@@ -152,10 +155,26 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at dog_food_bowl feeding_station)
+    (not (contaminated dog_food_bowl-rim raw_meat_bacteria))
+    (not (contaminated dog_food_bowl-inside raw_meat_bacteria))
+    (not (contaminated dog_food_bowl-bottom raw_meat_bacteria))
+    (finished)
   ))
-  (:metric minimize (+ (* 594 (total-time)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 594 (cost-makespan)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

@@ -2,12 +2,13 @@
 ; request: Could you move the dog food bowl from the counter to the feeding station?
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem station_dog_bowl_after_raw_meat-profile4-waste)
   (:domain hygiene-station_dog_bowl_after_raw_meat)
   (:objects
     left right - gripper
     counter dog_food_bowl feeding_station pet_food_spoon raw_pet_meat_tub - thing
-    left-pad left-side right-pad right-side counter-top dog_food_bowl-rim dog_food_bowl-inside dog_food_bowl-bottom feeding_station-rim feeding_station-top feeding_station-underside pet_food_spoon-handle pet_food_spoon-bowl raw_pet_meat_tub-lid raw_pet_meat_tub-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove counter-top dog_food_bowl-rim dog_food_bowl-inside dog_food_bowl-bottom feeding_station-rim feeding_station-top feeding_station-underside pet_food_spoon-handle pet_food_spoon-bowl raw_pet_meat_tub-lid raw_pet_meat_tub-base - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -127,8 +128,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of dog_food_bowl dog_food_bowl-inside)
     (surface-of feeding_station feeding_station-top)
@@ -149,6 +148,9 @@
   )
   (:goal (and
     (at dog_food_bowl feeding_station)
+    (not (contaminated dog_food_bowl-rim raw_meat_bacteria))
+    (not (contaminated dog_food_bowl-inside raw_meat_bacteria))
+    (not (contaminated dog_food_bowl-bottom raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,24 +2,22 @@
 ; request: Could you move the dog food bowl from the counter to the feeding station?
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   solid_waste: upper bound 2, weight 1188
 ;   replacement_parts: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem station_dog_bowl_after_raw_meat-profile4-waste)
   (:domain hygiene-station_dog_bowl_after_raw_meat)
   (:objects
     left right - gripper
     counter dog_food_bowl feeding_station pet_food_spoon raw_pet_meat_tub - thing
-    left-pad left-side right-pad right-side counter-top dog_food_bowl-rim dog_food_bowl-inside dog_food_bowl-bottom feeding_station-rim feeding_station-top feeding_station-underside pet_food_spoon-handle pet_food_spoon-bowl raw_pet_meat_tub-lid raw_pet_meat_tub-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove counter-top dog_food_bowl-rim dog_food_bowl-inside dog_food_bowl-bottom feeding_station-rim feeding_station-top feeding_station-underside pet_food_spoon-handle pet_food_spoon-bowl raw_pet_meat_tub-lid raw_pet_meat_tub-base - carrier
   )
   (:init
-    (appliance-free counter)
-    (appliance-free dog_food_bowl)
-    (appliance-free feeding_station)
     (at dog_food_bowl counter)
     (at feeding_station counter)
     (at raw_pet_meat_tub counter)
@@ -126,8 +124,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of dog_food_bowl dog_food_bowl-inside)
     (surface-of feeding_station feeding_station-top)
@@ -152,10 +148,14 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at dog_food_bowl feeding_station)
+    (not (contaminated dog_food_bowl-rim raw_meat_bacteria))
+    (not (contaminated dog_food_bowl-inside raw_meat_bacteria))
+    (not (contaminated dog_food_bowl-bottom raw_meat_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-solid_waste)) (* 396 (cost-replacement_parts)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,13 +2,14 @@
 ; request: Stew with parsley, on a deep plate.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
-; processes split into -start/-end: cook
+; processes split into -start/-end (every started one must end): cook
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem stew_with_parsley-profile-general-water)
   (:domain hygiene-stew_with_parsley)
   (:objects
     left right - gripper
     counter deep_plate microwave parsley_pouch stew_pot stove - thing
-    left-pad left-side right-pad right-side counter-top deep_plate-rim deep_plate-inside deep_plate-bottom microwave-cavity parsley_pouch-bag parsley_pouch-contents stew_pot-handle stew_pot-inside stew_pot-bottom stove-burner - carrier
+    left-pad left-side left-glove right-pad right-side right-glove counter-top deep_plate-rim deep_plate-inside deep_plate-bottom microwave-cavity parsley_pouch-bag parsley_pouch-contents stew_pot-handle stew_pot-inside stew_pot-bottom stove-burner - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 n9 n10 - level
   )
   (:init
@@ -137,8 +138,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of deep_plate deep_plate-inside)
     (surface-of microwave microwave-cavity)
@@ -170,6 +169,7 @@
   (:goal (and
     (has-cocoa deep_plate)
     (melted parsley_pouch)
+    (forall (?p - thing ?s - thing) (not (running-cook ?p ?s)))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Could you put the sleep mask in the suitcase on the bed?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem suitcase_sleep_mask_after_sneakers-crossed-prior-early-left)
   (:domain hygiene-suitcase_sleep_mask_after_sneakers)
   (:objects
     left right - gripper
     bed muddy_sneakers phone_charger sleep_mask suitcase - thing
-    left-pad left-side right-pad right-side bed-mattress muddy_sneakers-heel muddy_sneakers-sole phone_charger-plug phone_charger-cable sleep_mask-strap sleep_mask-eyepiece suitcase-handle suitcase-inside suitcase-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bed-mattress muddy_sneakers-heel muddy_sneakers-sole phone_charger-plug phone_charger-cable sleep_mask-strap sleep_mask-eyepiece suitcase-handle suitcase-inside suitcase-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bed bed-mattress)
     (surface-of suitcase suitcase-inside)
     (unsafe soil bed-mattress sleep_mask-eyepiece)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at sleep_mask suitcase)
+    (not (contaminated sleep_mask-strap soil))
+    (not (contaminated sleep_mask-eyepiece soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,7 +2,7 @@
 ; request: Please pack my sleep mask in the suitcase.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
@@ -10,16 +10,15 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem suitcase_sleep_mask_after_sneakers-crossed-prior-early-right)
   (:domain hygiene-suitcase_sleep_mask_after_sneakers)
   (:objects
     left right - gripper
     bed muddy_sneakers phone_charger sleep_mask suitcase - thing
-    left-pad left-side right-pad right-side bed-mattress muddy_sneakers-heel muddy_sneakers-sole phone_charger-plug phone_charger-cable sleep_mask-strap sleep_mask-eyepiece suitcase-handle suitcase-inside suitcase-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bed-mattress muddy_sneakers-heel muddy_sneakers-sole phone_charger-plug phone_charger-cable sleep_mask-strap sleep_mask-eyepiece suitcase-handle suitcase-inside suitcase-bottom - carrier
   )
   (:init
-    (appliance-free bed)
-    (appliance-free suitcase)
     (at muddy_sneakers bed)
     (at sleep_mask bed)
     (at suitcase bed)
@@ -113,8 +112,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bed bed-mattress)
     (surface-of suitcase suitcase-inside)
     (unsafe soil bed-mattress sleep_mask-eyepiece)
@@ -131,10 +128,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at sleep_mask suitcase)
+    (not (contaminated sleep_mask-strap soil))
+    (not (contaminated sleep_mask-eyepiece soil))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time))))
 )

@@ -2,7 +2,7 @@
 ; request: Could you put the dental chew in the treat tin?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
@@ -10,16 +10,15 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem tin_dental_chew_after_floor_cleaner-crossed-plus2-early-right)
   (:domain hygiene-tin_dental_chew_after_floor_cleaner)
   (:objects
     left right - gripper
     dog_dental_chew floor_cleaner_bottle floor_mat pet_shampoo_bottle treat_tin - thing
-    left-pad left-side right-pad right-side dog_dental_chew-chew floor_cleaner_bottle-cap floor_cleaner_bottle-base floor_mat-mat pet_shampoo_bottle-cap pet_shampoo_bottle-base treat_tin-lid treat_tin-inside treat_tin-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove dog_dental_chew-chew floor_cleaner_bottle-cap floor_cleaner_bottle-base floor_mat-mat pet_shampoo_bottle-cap pet_shampoo_bottle-base treat_tin-lid treat_tin-inside treat_tin-bottom - carrier
   )
   (:init
-    (appliance-free floor_mat)
-    (appliance-free treat_tin)
     (at dog_dental_chew floor_mat)
     (at floor_cleaner_bottle floor_mat)
     (at treat_tin floor_mat)
@@ -108,8 +107,6 @@
     (removes renew cleaning_chemical_residue right-pad)
     (removes wash cleaning_chemical_residue left-pad)
     (removes wash cleaning_chemical_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of floor_mat floor_mat-mat)
     (surface-of treat_tin treat_tin-inside)
     (unsafe cleaning_chemical_residue floor_mat-mat dog_dental_chew-chew)
@@ -124,10 +121,12 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at dog_dental_chew treat_tin)
+    (not (contaminated dog_dental_chew-chew cleaning_chemical_residue))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time))))
 )

@@ -2,12 +2,13 @@
 ; request: Could you put the dental chew in the treat tin?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem tin_dental_chew_after_floor_cleaner-crossed-plus2-late-water)
   (:domain hygiene-tin_dental_chew_after_floor_cleaner)
   (:objects
     left right - gripper
     dog_dental_chew floor_cleaner_bottle floor_mat pet_shampoo_bottle treat_tin - thing
-    left-pad left-side right-pad right-side dog_dental_chew-chew floor_cleaner_bottle-cap floor_cleaner_bottle-base floor_mat-mat pet_shampoo_bottle-cap pet_shampoo_bottle-base treat_tin-lid treat_tin-inside treat_tin-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove dog_dental_chew-chew floor_cleaner_bottle-cap floor_cleaner_bottle-base floor_mat-mat pet_shampoo_bottle-cap pet_shampoo_bottle-base treat_tin-lid treat_tin-inside treat_tin-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew cleaning_chemical_residue right-pad)
     (removes wash cleaning_chemical_residue left-pad)
     (removes wash cleaning_chemical_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of floor_mat floor_mat-mat)
     (surface-of treat_tin treat_tin-inside)
     (unsafe cleaning_chemical_residue floor_mat-mat dog_dental_chew-chew)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at dog_dental_chew treat_tin)
+    (not (contaminated dog_dental_chew-chew cleaning_chemical_residue))
   ))
   (:metric minimize (total-cost))
 )

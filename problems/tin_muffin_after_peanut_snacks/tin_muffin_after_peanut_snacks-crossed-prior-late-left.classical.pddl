@@ -2,12 +2,13 @@
 ; request: Can you store the muffin in the cake tin so it stays fresh?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem tin_muffin_after_peanut_snacks-crossed-prior-late-left)
   (:domain hygiene-tin_muffin_after_peanut_snacks)
   (:objects
     left right - gripper
     cake_tin muffin pantry_shelf peanut_snack_bag rolling_pin - thing
-    left-pad left-side right-pad right-side cake_tin-lid cake_tin-inside cake_tin-bottom muffin-wrapper muffin-top pantry_shelf-board peanut_snack_bag-bag peanut_snack_bag-bottom rolling_pin-handle rolling_pin-barrel - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cake_tin-lid cake_tin-inside cake_tin-bottom muffin-wrapper muffin-top pantry_shelf-board peanut_snack_bag-bag peanut_snack_bag-bottom rolling_pin-handle rolling_pin-barrel - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -115,8 +116,6 @@
     (removes renew peanut_allergen right-pad)
     (removes wash peanut_allergen left-pad)
     (removes wash peanut_allergen right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cake_tin cake_tin-inside)
     (surface-of pantry_shelf pantry_shelf-board)
     (unsafe peanut_allergen cake_tin-inside muffin-wrapper)
@@ -129,6 +128,8 @@
   )
   (:goal (and
     (at muffin cake_tin)
+    (not (contaminated muffin-wrapper peanut_allergen))
+    (not (contaminated muffin-top peanut_allergen))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,22 @@
 ; request: Could you put the cereal bowl on the breakfast tray?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem tray_cereal_bowl_after_backpack-crossed-plus4-late-left)
   (:domain hygiene-tray_cereal_bowl_after_backpack)
   (:objects
     left right - gripper
     breakfast_bar breakfast_tray cereal_bowl juice_bottle school_backpack - thing
-    left-pad left-side right-pad right-side breakfast_bar-top breakfast_tray-handle breakfast_tray-top breakfast_tray-underside cereal_bowl-rim cereal_bowl-inside cereal_bowl-bottom juice_bottle-cap juice_bottle-body school_backpack-strap school_backpack-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove breakfast_bar-top breakfast_tray-handle breakfast_tray-top breakfast_tray-underside cereal_bowl-rim cereal_bowl-inside cereal_bowl-bottom juice_bottle-cap juice_bottle-body school_backpack-strap school_backpack-bottom - carrier
   )
   (:init
-    (appliance-free breakfast_bar)
-    (appliance-free breakfast_tray)
     (at breakfast_tray breakfast_bar)
     (at cereal_bowl breakfast_bar)
     (at school_backpack breakfast_bar)
@@ -118,8 +117,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of breakfast_bar breakfast_bar-top)
     (surface-of breakfast_tray breakfast_tray-top)
     (unsafe soil breakfast_bar-top cereal_bowl-bottom)
@@ -138,10 +135,14 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at cereal_bowl breakfast_tray)
+    (not (contaminated cereal_bowl-rim soil))
+    (not (contaminated cereal_bowl-inside soil))
+    (not (contaminated cereal_bowl-bottom soil))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

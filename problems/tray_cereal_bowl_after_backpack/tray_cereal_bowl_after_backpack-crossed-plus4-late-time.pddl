@@ -2,23 +2,24 @@
 ; request: Cereal bowl on the breakfast tray, please.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 594
 ;   active_robot_time: upper bound 10, weight 54
 ;   water: upper bound 2, weight 18
 ;   cleaning_agent: upper bound 1, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem tray_cereal_bowl_after_backpack-crossed-plus4-late-time)
   (:domain hygiene-tray_cereal_bowl_after_backpack)
   (:objects
     left right - gripper
     breakfast_bar breakfast_tray cereal_bowl juice_bottle school_backpack - thing
-    left-pad left-side right-pad right-side breakfast_bar-top breakfast_tray-handle breakfast_tray-top breakfast_tray-underside cereal_bowl-rim cereal_bowl-inside cereal_bowl-bottom juice_bottle-cap juice_bottle-body school_backpack-strap school_backpack-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove breakfast_bar-top breakfast_tray-handle breakfast_tray-top breakfast_tray-underside cereal_bowl-rim cereal_bowl-inside cereal_bowl-bottom juice_bottle-cap juice_bottle-body school_backpack-strap school_backpack-bottom - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free breakfast_bar)
-    (appliance-free breakfast_tray)
     (at breakfast_tray breakfast_bar)
     (at cereal_bowl breakfast_bar)
     (at school_backpack breakfast_bar)
@@ -117,10 +118,13 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of breakfast_bar breakfast_bar-top)
     (surface-of breakfast_tray breakfast_tray-top)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe soil breakfast_bar-top cereal_bowl-bottom)
     (unsafe soil breakfast_tray-top cereal_bowl-bottom)
     (unsafe soil left-pad cereal_bowl-bottom)
@@ -137,10 +141,26 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at cereal_bowl breakfast_tray)
+    (not (contaminated cereal_bowl-rim soil))
+    (not (contaminated cereal_bowl-inside soil))
+    (not (contaminated cereal_bowl-bottom soil))
+    (finished)
   ))
-  (:metric minimize (+ (* 594 (total-time)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 594 (cost-makespan)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

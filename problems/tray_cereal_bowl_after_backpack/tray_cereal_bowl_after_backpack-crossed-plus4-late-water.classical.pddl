@@ -2,12 +2,13 @@
 ; request: Could you put the cereal bowl on the breakfast tray?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem tray_cereal_bowl_after_backpack-crossed-plus4-late-water)
   (:domain hygiene-tray_cereal_bowl_after_backpack)
   (:objects
     left right - gripper
     breakfast_bar breakfast_tray cereal_bowl juice_bottle school_backpack - thing
-    left-pad left-side right-pad right-side breakfast_bar-top breakfast_tray-handle breakfast_tray-top breakfast_tray-underside cereal_bowl-rim cereal_bowl-inside cereal_bowl-bottom juice_bottle-cap juice_bottle-body school_backpack-strap school_backpack-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove breakfast_bar-top breakfast_tray-handle breakfast_tray-top breakfast_tray-underside cereal_bowl-rim cereal_bowl-inside cereal_bowl-bottom juice_bottle-cap juice_bottle-body school_backpack-strap school_backpack-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -119,8 +120,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of breakfast_bar breakfast_bar-top)
     (surface-of breakfast_tray breakfast_tray-top)
     (unsafe soil breakfast_bar-top cereal_bowl-bottom)
@@ -135,6 +134,9 @@
   )
   (:goal (and
     (at cereal_bowl breakfast_tray)
+    (not (contaminated cereal_bowl-rim soil))
+    (not (contaminated cereal_bowl-inside soil))
+    (not (contaminated cereal_bowl-bottom soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,22 @@
 ; request: Please set the clean CPAP mask on the bedside tray for tonight.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem tray_cpap_mask_after_humidifier-profile4-spare)
   (:domain hygiene-tray_cpap_mask_after_humidifier)
   (:objects
     left right - gripper
     bedside_table bedside_tray cpap_mask humidifier_tank water_bottle - thing
-    left-pad left-side right-pad right-side bedside_table-top bedside_tray-handle bedside_tray-top bedside_tray-underside cpap_mask-strap cpap_mask-cushion humidifier_tank-handle humidifier_tank-base water_bottle-cap water_bottle-body - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bedside_table-top bedside_tray-handle bedside_tray-top bedside_tray-underside cpap_mask-strap cpap_mask-cushion humidifier_tank-handle humidifier_tank-base water_bottle-cap water_bottle-body - carrier
   )
   (:init
-    (appliance-free bedside_table)
-    (appliance-free bedside_tray)
     (at bedside_tray bedside_table)
     (at cpap_mask bedside_table)
     (at humidifier_tank bedside_table)
@@ -112,8 +111,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bedside_table bedside_table-top)
     (surface-of bedside_tray bedside_tray-top)
     (unsafe mould bedside_table-top cpap_mask-cushion)
@@ -130,10 +127,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at cpap_mask bedside_tray)
+    (not (contaminated cpap_mask-strap mould))
+    (not (contaminated cpap_mask-cushion mould))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,12 +2,13 @@
 ; request: Please set the clean CPAP mask on the bedside tray for tonight.
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem tray_cpap_mask_after_humidifier-profile4-waste)
   (:domain hygiene-tray_cpap_mask_after_humidifier)
   (:objects
     left right - gripper
     bedside_table bedside_tray cpap_mask humidifier_tank water_bottle - thing
-    left-pad left-side right-pad right-side bedside_table-top bedside_tray-handle bedside_tray-top bedside_tray-underside cpap_mask-strap cpap_mask-cushion humidifier_tank-handle humidifier_tank-base water_bottle-cap water_bottle-body - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bedside_table-top bedside_tray-handle bedside_tray-top bedside_tray-underside cpap_mask-strap cpap_mask-cushion humidifier_tank-handle humidifier_tank-base water_bottle-cap water_bottle-body - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of bedside_table bedside_table-top)
     (surface-of bedside_tray bedside_tray-top)
     (unsafe mould bedside_table-top cpap_mask-cushion)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at cpap_mask bedside_tray)
+    (not (contaminated cpap_mask-strap mould))
+    (not (contaminated cpap_mask-cushion mould))
   ))
   (:metric minimize (total-cost))
 )

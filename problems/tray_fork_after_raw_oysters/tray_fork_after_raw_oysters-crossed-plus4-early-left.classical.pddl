@@ -2,12 +2,13 @@
 ; request: Please return the dinner fork to the cutlery tray on the sideboard.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem tray_fork_after_raw_oysters-crossed-plus4-early-left)
   (:domain hygiene-tray_fork_after_raw_oysters)
   (:objects
     left right - gripper
     cutlery_tray dinner_fork oyster_knife oyster_platter sideboard - thing
-    left-pad left-side right-pad right-side cutlery_tray-rim cutlery_tray-slots cutlery_tray-bottom dinner_fork-handle dinner_fork-tines oyster_knife-handle oyster_knife-blade oyster_platter-rim oyster_platter-underside sideboard-top - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cutlery_tray-rim cutlery_tray-slots cutlery_tray-bottom dinner_fork-handle dinner_fork-tines oyster_knife-handle oyster_knife-blade oyster_platter-rim oyster_platter-underside sideboard-top - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cutlery_tray cutlery_tray-slots)
     (surface-of sideboard sideboard-top)
     (unsafe raw_meat_bacteria cutlery_tray-slots dinner_fork-handle)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at dinner_fork cutlery_tray)
+    (not (contaminated dinner_fork-handle raw_meat_bacteria))
+    (not (contaminated dinner_fork-tines raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

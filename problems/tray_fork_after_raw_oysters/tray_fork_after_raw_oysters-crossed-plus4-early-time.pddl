@@ -2,23 +2,24 @@
 ; request: Could you put the fork back in the cutlery tray?
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 594
 ;   active_robot_time: upper bound 10, weight 54
 ;   water: upper bound 2, weight 18
 ;   cleaning_agent: upper bound 1, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem tray_fork_after_raw_oysters-crossed-plus4-early-time)
   (:domain hygiene-tray_fork_after_raw_oysters)
   (:objects
     left right - gripper
     cutlery_tray dinner_fork oyster_knife oyster_platter sideboard - thing
-    left-pad left-side right-pad right-side cutlery_tray-rim cutlery_tray-slots cutlery_tray-bottom dinner_fork-handle dinner_fork-tines oyster_knife-handle oyster_knife-blade oyster_platter-rim oyster_platter-underside sideboard-top - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cutlery_tray-rim cutlery_tray-slots cutlery_tray-bottom dinner_fork-handle dinner_fork-tines oyster_knife-handle oyster_knife-blade oyster_platter-rim oyster_platter-underside sideboard-top - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free cutlery_tray)
-    (appliance-free sideboard)
     (at cutlery_tray sideboard)
     (at dinner_fork sideboard)
     (at oyster_platter sideboard)
@@ -111,10 +112,13 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cutlery_tray cutlery_tray-slots)
     (surface-of sideboard sideboard-top)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe raw_meat_bacteria cutlery_tray-slots dinner_fork-handle)
     (unsafe raw_meat_bacteria left-pad dinner_fork-handle)
     (unsafe raw_meat_bacteria left-pad dinner_fork-tines)
@@ -129,10 +133,25 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at dinner_fork cutlery_tray)
+    (not (contaminated dinner_fork-handle raw_meat_bacteria))
+    (not (contaminated dinner_fork-tines raw_meat_bacteria))
+    (finished)
   ))
-  (:metric minimize (+ (* 594 (total-time)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 594 (cost-makespan)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

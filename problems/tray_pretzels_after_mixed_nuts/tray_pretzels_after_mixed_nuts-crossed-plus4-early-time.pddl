@@ -2,23 +2,24 @@
 ; request: Please put the bowl of pretzels on the coffee table tray.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 594
 ;   active_robot_time: upper bound 10, weight 54
 ;   water: upper bound 2, weight 18
 ;   cleaning_agent: upper bound 1, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem tray_pretzels_after_mixed_nuts-crossed-plus4-early-time)
   (:domain hygiene-tray_pretzels_after_mixed_nuts)
   (:objects
     left right - gripper
     bottle_opener coffee_table coffee_table_tray mixed_nuts_jar pretzel_bowl - thing
-    left-pad left-side right-pad right-side bottle_opener-handle bottle_opener-head coffee_table-top coffee_table_tray-handle coffee_table_tray-top coffee_table_tray-underside mixed_nuts_jar-lid mixed_nuts_jar-base pretzel_bowl-rim pretzel_bowl-pretzels pretzel_bowl-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bottle_opener-handle bottle_opener-head coffee_table-top coffee_table_tray-handle coffee_table_tray-top coffee_table_tray-underside mixed_nuts_jar-lid mixed_nuts_jar-base pretzel_bowl-rim pretzel_bowl-pretzels pretzel_bowl-bottom - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free coffee_table)
-    (appliance-free coffee_table_tray)
     (at coffee_table_tray coffee_table)
     (at mixed_nuts_jar coffee_table)
     (at pretzel_bowl coffee_table)
@@ -116,10 +117,13 @@
     (removes renew peanut_allergen right-pad)
     (removes wash peanut_allergen left-pad)
     (removes wash peanut_allergen right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of coffee_table coffee_table-top)
     (surface-of coffee_table_tray coffee_table_tray-top)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe peanut_allergen coffee_table-top pretzel_bowl-bottom)
     (unsafe peanut_allergen coffee_table_tray-top pretzel_bowl-bottom)
     (unsafe peanut_allergen left-pad pretzel_bowl-bottom)
@@ -136,10 +140,26 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at pretzel_bowl coffee_table_tray)
+    (not (contaminated pretzel_bowl-rim peanut_allergen))
+    (not (contaminated pretzel_bowl-pretzels peanut_allergen))
+    (not (contaminated pretzel_bowl-bottom peanut_allergen))
+    (finished)
   ))
-  (:metric minimize (+ (* 594 (total-time)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 594 (cost-makespan)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

@@ -2,23 +2,22 @@
 ; request: Could you set the pretzel bowl on the coffee table tray for our guests?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   water: upper bound 2, weight 1188
 ;   cleaning_agent: upper bound 1, weight 594
 ;   replacement_parts: upper bound 2, weight 198
 ;   solid_waste: upper bound 2, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem tray_pretzels_after_mixed_nuts-crossed-plus4-early-water)
   (:domain hygiene-tray_pretzels_after_mixed_nuts)
   (:objects
     left right - gripper
     bottle_opener coffee_table coffee_table_tray mixed_nuts_jar pretzel_bowl - thing
-    left-pad left-side right-pad right-side bottle_opener-handle bottle_opener-head coffee_table-top coffee_table_tray-handle coffee_table_tray-top coffee_table_tray-underside mixed_nuts_jar-lid mixed_nuts_jar-base pretzel_bowl-rim pretzel_bowl-pretzels pretzel_bowl-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bottle_opener-handle bottle_opener-head coffee_table-top coffee_table_tray-handle coffee_table_tray-top coffee_table_tray-underside mixed_nuts_jar-lid mixed_nuts_jar-base pretzel_bowl-rim pretzel_bowl-pretzels pretzel_bowl-bottom - carrier
   )
   (:init
-    (appliance-free coffee_table)
-    (appliance-free coffee_table_tray)
     (at coffee_table_tray coffee_table)
     (at mixed_nuts_jar coffee_table)
     (at pretzel_bowl coffee_table)
@@ -116,8 +115,6 @@
     (removes renew peanut_allergen right-pad)
     (removes wash peanut_allergen left-pad)
     (removes wash peanut_allergen right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of coffee_table coffee_table-top)
     (surface-of coffee_table_tray coffee_table_tray-top)
     (unsafe peanut_allergen coffee_table-top pretzel_bowl-bottom)
@@ -136,10 +133,14 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at pretzel_bowl coffee_table_tray)
+    (not (contaminated pretzel_bowl-rim peanut_allergen))
+    (not (contaminated pretzel_bowl-pretzels peanut_allergen))
+    (not (contaminated pretzel_bowl-bottom peanut_allergen))
   ))
   (:metric minimize (+ (* 1188 (cost-water)) (* 594 (cost-cleaning_agent)) (* 198 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,12 +2,13 @@
 ; request: Please put the bowl of pretzels on the coffee table tray.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem tray_pretzels_after_mixed_nuts-crossed-plus4-late-water)
   (:domain hygiene-tray_pretzels_after_mixed_nuts)
   (:objects
     left right - gripper
     bottle_opener coffee_table coffee_table_tray mixed_nuts_jar pretzel_bowl - thing
-    left-pad left-side right-pad right-side bottle_opener-handle bottle_opener-head coffee_table-top coffee_table_tray-handle coffee_table_tray-top coffee_table_tray-underside mixed_nuts_jar-lid mixed_nuts_jar-base pretzel_bowl-rim pretzel_bowl-pretzels pretzel_bowl-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bottle_opener-handle bottle_opener-head coffee_table-top coffee_table_tray-handle coffee_table_tray-top coffee_table_tray-underside mixed_nuts_jar-lid mixed_nuts_jar-base pretzel_bowl-rim pretzel_bowl-pretzels pretzel_bowl-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -119,8 +120,6 @@
     (removes renew peanut_allergen right-pad)
     (removes wash peanut_allergen left-pad)
     (removes wash peanut_allergen right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of coffee_table coffee_table-top)
     (surface-of coffee_table_tray coffee_table_tray-top)
     (unsafe peanut_allergen coffee_table-top pretzel_bowl-bottom)
@@ -135,6 +134,9 @@
   )
   (:goal (and
     (at pretzel_bowl coffee_table_tray)
+    (not (contaminated pretzel_bowl-rim peanut_allergen))
+    (not (contaminated pretzel_bowl-pretzels peanut_allergen))
+    (not (contaminated pretzel_bowl-bottom peanut_allergen))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,22 @@
 ; request: Could you set the rabbit's food bowl on the feeding tray by the hutch?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   water: upper bound 2, weight 1188
 ;   cleaning_agent: upper bound 1, weight 594
 ;   replacement_parts: upper bound 2, weight 198
 ;   solid_waste: upper bound 2, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem tray_rabbit_bowl_after_hutch_litter-crossed-plus2-early-water)
   (:domain hygiene-tray_rabbit_bowl_after_hutch_litter)
   (:objects
     left right - gripper
     bedding_scoop feeding_tray garden_bench hutch_litter_tray rabbit_pellet_bowl - thing
-    left-pad left-side right-pad right-side bedding_scoop-handle bedding_scoop-scoop feeding_tray-rim feeding_tray-top feeding_tray-underside garden_bench-seat hutch_litter_tray-edge hutch_litter_tray-base rabbit_pellet_bowl-rim rabbit_pellet_bowl-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bedding_scoop-handle bedding_scoop-scoop feeding_tray-rim feeding_tray-top feeding_tray-underside garden_bench-seat hutch_litter_tray-edge hutch_litter_tray-base rabbit_pellet_bowl-rim rabbit_pellet_bowl-bottom - carrier
   )
   (:init
-    (appliance-free feeding_tray)
-    (appliance-free garden_bench)
     (at feeding_tray garden_bench)
     (at hutch_litter_tray garden_bench)
     (at rabbit_pellet_bowl garden_bench)
@@ -111,8 +110,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of feeding_tray feeding_tray-top)
     (surface-of garden_bench garden_bench-seat)
     (unsafe pet_waste_bacteria feeding_tray-top rabbit_pellet_bowl-bottom)
@@ -129,10 +126,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at rabbit_pellet_bowl feeding_tray)
+    (not (contaminated rabbit_pellet_bowl-rim pet_waste_bacteria))
+    (not (contaminated rabbit_pellet_bowl-bottom pet_waste_bacteria))
   ))
   (:metric minimize (+ (* 1188 (cost-water)) (* 594 (cost-cleaning_agent)) (* 198 (cost-replacement_parts)) (* 66 (cost-solid_waste)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

@@ -2,12 +2,13 @@
 ; request: Rabbit bowl onto the feeding tray.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem tray_rabbit_bowl_after_hutch_litter-crossed-plus2-late-right)
   (:domain hygiene-tray_rabbit_bowl_after_hutch_litter)
   (:objects
     left right - gripper
     bedding_scoop feeding_tray garden_bench hutch_litter_tray rabbit_pellet_bowl - thing
-    left-pad left-side right-pad right-side bedding_scoop-handle bedding_scoop-scoop feeding_tray-rim feeding_tray-top feeding_tray-underside garden_bench-seat hutch_litter_tray-edge hutch_litter_tray-base rabbit_pellet_bowl-rim rabbit_pellet_bowl-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove bedding_scoop-handle bedding_scoop-scoop feeding_tray-rim feeding_tray-top feeding_tray-underside garden_bench-seat hutch_litter_tray-edge hutch_litter_tray-base rabbit_pellet_bowl-rim rabbit_pellet_bowl-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -115,8 +116,6 @@
     (removes renew pet_waste_bacteria right-pad)
     (removes wash pet_waste_bacteria left-pad)
     (removes wash pet_waste_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of feeding_tray feeding_tray-top)
     (surface-of garden_bench garden_bench-seat)
     (unsafe pet_waste_bacteria feeding_tray-top rabbit_pellet_bowl-bottom)
@@ -129,6 +128,8 @@
   )
   (:goal (and
     (at rabbit_pellet_bowl feeding_tray)
+    (not (contaminated rabbit_pellet_bowl-rim pet_waste_bacteria))
+    (not (contaminated rabbit_pellet_bowl-bottom pet_waste_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Put the sippy cup on the tray of the high chair, would you?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem tray_sippy_cup_after_rope_toy-events-f-rel-spare)
   (:domain hygiene-tray_sippy_cup_after_rope_toy)
   (:objects
     left right - gripper
     baby_bib breakfast_bar dog_rope_toy high_chair_tray sippy_cup - thing
-    left-pad left-side right-pad right-side baby_bib-strap baby_bib-front breakfast_bar-top dog_rope_toy-knot dog_rope_toy-rope high_chair_tray-rim high_chair_tray-top high_chair_tray-underside sippy_cup-handle sippy_cup-spout sippy_cup-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove baby_bib-strap baby_bib-front breakfast_bar-top dog_rope_toy-knot dog_rope_toy-rope high_chair_tray-rim high_chair_tray-top high_chair_tray-underside sippy_cup-handle sippy_cup-spout sippy_cup-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -119,8 +120,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of breakfast_bar breakfast_bar-top)
     (surface-of high_chair_tray high_chair_tray-top)
     (unsafe soil breakfast_bar-top sippy_cup-bottom)
@@ -135,6 +134,9 @@
   )
   (:goal (and
     (at sippy_cup high_chair_tray)
+    (not (contaminated sippy_cup-handle soil))
+    (not (contaminated sippy_cup-spout soil))
+    (not (contaminated sippy_cup-bottom soil))
   ))
   (:metric minimize (total-cost))
 )

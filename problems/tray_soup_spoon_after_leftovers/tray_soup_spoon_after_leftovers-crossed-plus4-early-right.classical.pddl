@@ -2,12 +2,13 @@
 ; request: Could you put the soup spoon away in the cutlery tray?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem tray_soup_spoon_after_leftovers-crossed-plus4-early-right)
   (:domain hygiene-tray_soup_spoon_after_leftovers)
   (:objects
     left right - gripper
     cutlery_tray dish_scraper draining_board mouldy_leftovers_box soup_spoon - thing
-    left-pad left-side right-pad right-side cutlery_tray-rim cutlery_tray-slots cutlery_tray-bottom dish_scraper-handle dish_scraper-blade draining_board-board mouldy_leftovers_box-lid mouldy_leftovers_box-bottom soup_spoon-handle soup_spoon-bowl - carrier
+    left-pad left-side left-glove right-pad right-side right-glove cutlery_tray-rim cutlery_tray-slots cutlery_tray-bottom dish_scraper-handle dish_scraper-blade draining_board-board mouldy_leftovers_box-lid mouldy_leftovers_box-bottom soup_spoon-handle soup_spoon-bowl - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of cutlery_tray cutlery_tray-slots)
     (surface-of draining_board draining_board-board)
     (unsafe mould cutlery_tray-slots soup_spoon-handle)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at soup_spoon cutlery_tray)
+    (not (contaminated soup_spoon-handle mould))
+    (not (contaminated soup_spoon-bowl mould))
   ))
   (:metric minimize (total-cost))
 )

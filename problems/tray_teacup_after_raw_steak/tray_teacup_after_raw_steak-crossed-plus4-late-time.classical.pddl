@@ -2,12 +2,13 @@
 ; request: Teacup onto the tea tray.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem tray_teacup_after_raw_steak-crossed-plus4-late-time)
   (:domain hygiene-tray_teacup_after_raw_steak)
   (:objects
     left right - gripper
     carving_fork raw_steak_plate sideboard tea_tray teacup - thing
-    left-pad left-side right-pad right-side carving_fork-handle carving_fork-tines raw_steak_plate-rim raw_steak_plate-underside sideboard-top tea_tray-handle tea_tray-top tea_tray-underside teacup-handle teacup-inside teacup-foot - carrier
+    left-pad left-side left-glove right-pad right-side right-glove carving_fork-handle carving_fork-tines raw_steak_plate-rim raw_steak_plate-underside sideboard-top tea_tray-handle tea_tray-top tea_tray-underside teacup-handle teacup-inside teacup-foot - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -119,8 +120,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of sideboard sideboard-top)
     (surface-of tea_tray tea_tray-top)
     (unsafe raw_meat_bacteria left-pad teacup-foot)
@@ -135,6 +134,9 @@
   )
   (:goal (and
     (at teacup tea_tray)
+    (not (contaminated teacup-handle raw_meat_bacteria))
+    (not (contaminated teacup-inside raw_meat_bacteria))
+    (not (contaminated teacup-foot raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,24 +2,24 @@
 ; request: Teacup onto the tea tray.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 594
 ;   active_robot_time: upper bound 10, weight 54
 ;   water: upper bound 2, weight 18
 ;   cleaning_agent: upper bound 1, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
-; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem tray_teacup_after_raw_steak-crossed-plus4-late-time)
   (:domain hygiene-tray_teacup_after_raw_steak)
   (:objects
     left right - gripper
     carving_fork raw_steak_plate sideboard tea_tray teacup - thing
-    left-pad left-side right-pad right-side carving_fork-handle carving_fork-tines raw_steak_plate-rim raw_steak_plate-underside sideboard-top tea_tray-handle tea_tray-top tea_tray-underside teacup-handle teacup-inside teacup-foot - carrier
+    left-pad left-side left-glove right-pad right-side right-glove carving_fork-handle carving_fork-tines raw_steak_plate-rim raw_steak_plate-underside sideboard-top tea_tray-handle tea_tray-top tea_tray-underside teacup-handle teacup-inside teacup-foot - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free sideboard)
-    (appliance-free tea_tray)
     (at raw_steak_plate sideboard)
     (at tea_tray sideboard)
     (at teacup sideboard)
@@ -118,10 +118,13 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of sideboard sideboard-top)
     (surface-of tea_tray tea_tray-top)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe raw_meat_bacteria left-pad teacup-foot)
     (unsafe raw_meat_bacteria left-pad teacup-handle)
     (unsafe raw_meat_bacteria left-pad teacup-inside)
@@ -138,10 +141,26 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at teacup tea_tray)
+    (not (contaminated teacup-handle raw_meat_bacteria))
+    (not (contaminated teacup-inside raw_meat_bacteria))
+    (not (contaminated teacup-foot raw_meat_bacteria))
+    (finished)
   ))
-  (:metric minimize (+ (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 594 (cost-makespan)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

@@ -2,12 +2,13 @@
 ; request: Please put the teapot on the serving tray.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem tray_teapot_after_raw_chicken-events-f-rel-water)
   (:domain hygiene-tray_teapot_after_raw_chicken)
   (:objects
     left right - gripper
     breakfast_bar roast_chicken_tin serving_tray tea_strainer teapot - thing
-    left-pad left-side right-pad right-side breakfast_bar-top roast_chicken_tin-handle roast_chicken_tin-bottom serving_tray-handle serving_tray-top serving_tray-underside tea_strainer-handle tea_strainer-mesh teapot-handle teapot-lid teapot-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove breakfast_bar-top roast_chicken_tin-handle roast_chicken_tin-bottom serving_tray-handle serving_tray-top serving_tray-underside tea_strainer-handle tea_strainer-mesh teapot-handle teapot-lid teapot-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -119,8 +120,6 @@
     (removes renew raw_meat_bacteria right-pad)
     (removes wash raw_meat_bacteria left-pad)
     (removes wash raw_meat_bacteria right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of breakfast_bar breakfast_bar-top)
     (surface-of serving_tray serving_tray-top)
     (unsafe raw_meat_bacteria breakfast_bar-top teapot-bottom)
@@ -135,6 +134,9 @@
   )
   (:goal (and
     (at teapot serving_tray)
+    (not (contaminated teapot-handle raw_meat_bacteria))
+    (not (contaminated teapot-lid raw_meat_bacteria))
+    (not (contaminated teapot-bottom raw_meat_bacteria))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Could you set the glass water jug on the drinks tray for dinner?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem tray_water_jug_after_old_fruit-events-f-irr-spare)
   (:domain hygiene-tray_water_jug_after_old_fruit)
   (:objects
     left right - gripper
     dining_table drinks_tray ice_bucket mouldy_fruit_bowl water_jug - thing
-    left-pad left-side right-pad right-side dining_table-top drinks_tray-handle drinks_tray-top drinks_tray-underside ice_bucket-handle ice_bucket-inside mouldy_fruit_bowl-rim mouldy_fruit_bowl-bottom water_jug-handle water_jug-spout water_jug-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove dining_table-top drinks_tray-handle drinks_tray-top drinks_tray-underside ice_bucket-handle ice_bucket-inside mouldy_fruit_bowl-rim mouldy_fruit_bowl-bottom water_jug-handle water_jug-spout water_jug-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -119,8 +120,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of dining_table dining_table-top)
     (surface-of drinks_tray drinks_tray-top)
     (unsafe mould dining_table-top water_jug-bottom)
@@ -135,6 +134,9 @@
   )
   (:goal (and
     (at water_jug drinks_tray)
+    (not (contaminated water_jug-handle mould))
+    (not (contaminated water_jug-spout mould))
+    (not (contaminated water_jug-bottom mould))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,12 +2,13 @@
 ; request: Please put the little espresso cup back on the mug tree.
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem tree_espresso_cup_after_firewood-profile4-spare)
   (:domain hygiene-tree_espresso_cup_after_firewood)
   (:objects
     left right - gripper
     coffee_table espresso_cup firewood_log hearth_brush mug_tree - thing
-    left-pad left-side right-pad right-side coffee_table-top espresso_cup-handle espresso_cup-inside espresso_cup-bottom firewood_log-bark firewood_log-end hearth_brush-handle hearth_brush-bristles mug_tree-stem mug_tree-hooks mug_tree-foot - carrier
+    left-pad left-side left-glove right-pad right-side right-glove coffee_table-top espresso_cup-handle espresso_cup-inside espresso_cup-bottom firewood_log-bark firewood_log-end hearth_brush-handle hearth_brush-bristles mug_tree-stem mug_tree-hooks mug_tree-foot - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -119,8 +120,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of coffee_table coffee_table-top)
     (surface-of mug_tree mug_tree-hooks)
     (unsafe soil coffee_table-top espresso_cup-bottom)
@@ -135,6 +134,9 @@
   )
   (:goal (and
     (at espresso_cup mug_tree)
+    (not (contaminated espresso_cup-handle soil))
+    (not (contaminated espresso_cup-inside soil))
+    (not (contaminated espresso_cup-bottom soil))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,23 +2,24 @@
 ; request: Please put the little espresso cup back on the mug tree.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 594
 ;   active_robot_time: upper bound 10, weight 54
 ;   water: upper bound 2, weight 18
 ;   cleaning_agent: upper bound 1, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem tree_espresso_cup_after_firewood-profile4-time)
   (:domain hygiene-tree_espresso_cup_after_firewood)
   (:objects
     left right - gripper
     coffee_table espresso_cup firewood_log hearth_brush mug_tree - thing
-    left-pad left-side right-pad right-side coffee_table-top espresso_cup-handle espresso_cup-inside espresso_cup-bottom firewood_log-bark firewood_log-end hearth_brush-handle hearth_brush-bristles mug_tree-stem mug_tree-hooks mug_tree-foot - carrier
+    left-pad left-side left-glove right-pad right-side right-glove coffee_table-top espresso_cup-handle espresso_cup-inside espresso_cup-bottom firewood_log-bark firewood_log-end hearth_brush-handle hearth_brush-bristles mug_tree-stem mug_tree-hooks mug_tree-foot - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free coffee_table)
-    (appliance-free mug_tree)
     (at espresso_cup coffee_table)
     (at firewood_log coffee_table)
     (at mug_tree coffee_table)
@@ -117,10 +118,13 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of coffee_table coffee_table-top)
     (surface-of mug_tree mug_tree-hooks)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe soil coffee_table-top espresso_cup-bottom)
     (unsafe soil left-pad espresso_cup-bottom)
     (unsafe soil left-pad espresso_cup-handle)
@@ -137,10 +141,26 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at espresso_cup mug_tree)
+    (not (contaminated espresso_cup-handle soil))
+    (not (contaminated espresso_cup-inside soil))
+    (not (contaminated espresso_cup-bottom soil))
+    (finished)
   ))
-  (:metric minimize (+ (* 594 (total-time)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 594 (cost-makespan)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

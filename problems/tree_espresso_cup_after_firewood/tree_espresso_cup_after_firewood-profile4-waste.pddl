@@ -2,23 +2,22 @@
 ; request: Please put the little espresso cup back on the mug tree.
 ; profile waste_first: solid_waste > discarded_items > replacement_parts > water > cleaning_agent > disinfectant > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   solid_waste: upper bound 2, weight 1188
 ;   replacement_parts: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem tree_espresso_cup_after_firewood-profile4-waste)
   (:domain hygiene-tree_espresso_cup_after_firewood)
   (:objects
     left right - gripper
     coffee_table espresso_cup firewood_log hearth_brush mug_tree - thing
-    left-pad left-side right-pad right-side coffee_table-top espresso_cup-handle espresso_cup-inside espresso_cup-bottom firewood_log-bark firewood_log-end hearth_brush-handle hearth_brush-bristles mug_tree-stem mug_tree-hooks mug_tree-foot - carrier
+    left-pad left-side left-glove right-pad right-side right-glove coffee_table-top espresso_cup-handle espresso_cup-inside espresso_cup-bottom firewood_log-bark firewood_log-end hearth_brush-handle hearth_brush-bristles mug_tree-stem mug_tree-hooks mug_tree-foot - carrier
   )
   (:init
-    (appliance-free coffee_table)
-    (appliance-free mug_tree)
     (at espresso_cup coffee_table)
     (at firewood_log coffee_table)
     (at mug_tree coffee_table)
@@ -117,8 +116,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of coffee_table coffee_table-top)
     (surface-of mug_tree mug_tree-hooks)
     (unsafe soil coffee_table-top espresso_cup-bottom)
@@ -137,10 +134,14 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at espresso_cup mug_tree)
+    (not (contaminated espresso_cup-handle soil))
+    (not (contaminated espresso_cup-inside soil))
+    (not (contaminated espresso_cup-bottom soil))
   ))
   (:metric minimize (+ (* 1188 (cost-solid_waste)) (* 396 (cost-replacement_parts)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time)) (* 1 (total-time))))
 )

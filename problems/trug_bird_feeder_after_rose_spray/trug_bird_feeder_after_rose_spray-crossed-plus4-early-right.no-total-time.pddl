@@ -2,7 +2,7 @@
 ; request: Could you put the bird feeder in the garden trug?
 ; profile spare_parts_first: replacement_parts > solid_waste > water > cleaning_agent > disinfectant > discarded_items > energy > tool_wear > active_robot_time > makespan
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
 ;   replacement_parts: upper bound 2, weight 1188
 ;   solid_waste: upper bound 2, weight 396
 ;   water: upper bound 2, weight 132
@@ -10,16 +10,15 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem trug_bird_feeder_after_rose_spray-crossed-plus4-early-right)
   (:domain hygiene-trug_bird_feeder_after_rose_spray)
   (:objects
     left right - gripper
     garden_trug hand_fork potting_bench rose_spray_bottle wild_bird_feeder - thing
-    left-pad left-side right-pad right-side garden_trug-handle garden_trug-inside garden_trug-bottom hand_fork-handle hand_fork-tines potting_bench-top rose_spray_bottle-trigger rose_spray_bottle-tank wild_bird_feeder-hanger wild_bird_feeder-tube - carrier
+    left-pad left-side left-glove right-pad right-side right-glove garden_trug-handle garden_trug-inside garden_trug-bottom hand_fork-handle hand_fork-tines potting_bench-top rose_spray_bottle-trigger rose_spray_bottle-tank wild_bird_feeder-hanger wild_bird_feeder-tube - carrier
   )
   (:init
-    (appliance-free garden_trug)
-    (appliance-free potting_bench)
     (at garden_trug potting_bench)
     (at rose_spray_bottle potting_bench)
     (at wild_bird_feeder potting_bench)
@@ -113,8 +112,6 @@
     (removes renew pesticide_residue right-pad)
     (removes wash pesticide_residue left-pad)
     (removes wash pesticide_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of garden_trug garden_trug-inside)
     (surface-of potting_bench potting_bench-top)
     (unsafe pesticide_residue garden_trug-inside wild_bird_feeder-tube)
@@ -131,10 +128,13 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
     (at 5.5 (not (in-time)))
   )
   (:goal (and
     (at wild_bird_feeder garden_trug)
+    (not (contaminated wild_bird_feeder-hanger pesticide_residue))
+    (not (contaminated wild_bird_feeder-tube pesticide_residue))
   ))
   (:metric minimize (+ (* 1188 (cost-replacement_parts)) (* 396 (cost-solid_waste)) (* 132 (cost-water)) (* 66 (cost-cleaning_agent)) (* 6 (cost-active_robot_time))))
 )

@@ -2,23 +2,24 @@
 ; request: Could you put the bird feeder in the garden trug?
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; deadline: every action ends by t+5 (in-time goes false at 5.5 to absorb epsilon offsets below 0.5 TU)
-; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left
+; metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) over upper bounds U derived from the time left (proof: compiler/metric.py)
+; makespan in whole TU: the plan declares it with (finish tuK), which adds K to (cost-makespan); (total-time), which carries epsilon offsets, is not weighed
 ;   makespan: upper bound 5, weight 594
 ;   active_robot_time: upper bound 10, weight 54
 ;   water: upper bound 2, weight 18
 ;   cleaning_agent: upper bound 1, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
 (define (problem trug_bird_feeder_after_rose_spray-crossed-plus4-early-time)
   (:domain hygiene-trug_bird_feeder_after_rose_spray)
   (:objects
     left right - gripper
     garden_trug hand_fork potting_bench rose_spray_bottle wild_bird_feeder - thing
-    left-pad left-side right-pad right-side garden_trug-handle garden_trug-inside garden_trug-bottom hand_fork-handle hand_fork-tines potting_bench-top rose_spray_bottle-trigger rose_spray_bottle-tank wild_bird_feeder-hanger wild_bird_feeder-tube - carrier
+    left-pad left-side left-glove right-pad right-side right-glove garden_trug-handle garden_trug-inside garden_trug-bottom hand_fork-handle hand_fork-tines potting_bench-top rose_spray_bottle-trigger rose_spray_bottle-tank wild_bird_feeder-hanger wild_bird_feeder-tube - carrier
+    tu0 tu1 tu2 tu3 tu4 tu5 - tick
   )
   (:init
-    (appliance-free garden_trug)
-    (appliance-free potting_bench)
     (at garden_trug potting_bench)
     (at rose_spray_bottle potting_bench)
     (at wild_bird_feeder potting_bench)
@@ -111,10 +112,13 @@
     (removes renew pesticide_residue right-pad)
     (removes wash pesticide_residue left-pad)
     (removes wash pesticide_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of garden_trug garden_trug-inside)
     (surface-of potting_bench potting_bench-top)
+    (tick-next tu0 tu1)
+    (tick-next tu1 tu2)
+    (tick-next tu2 tu3)
+    (tick-next tu3 tu4)
+    (tick-next tu4 tu5)
     (unsafe pesticide_residue garden_trug-inside wild_bird_feeder-tube)
     (unsafe pesticide_residue left-pad wild_bird_feeder-hanger)
     (unsafe pesticide_residue left-pad wild_bird_feeder-tube)
@@ -129,10 +133,25 @@
     (= (cost-replacement_parts) 0)
     (= (cost-solid_waste) 0)
     (= (cost-active_robot_time) 0)
+    (= (cost-makespan) 0)
+    (= (tick-value tu0) 0)
+    (= (tick-value tu1) 1)
+    (= (tick-value tu2) 2)
+    (= (tick-value tu3) 3)
+    (= (tick-value tu4) 4)
+    (= (tick-value tu5) 5)
     (at 5.5 (not (in-time)))
+    (at 0.5 (tick-passed tu1))
+    (at 1.5 (tick-passed tu2))
+    (at 2.5 (tick-passed tu3))
+    (at 3.5 (tick-passed tu4))
+    (at 4.5 (tick-passed tu5))
   )
   (:goal (and
     (at wild_bird_feeder garden_trug)
+    (not (contaminated wild_bird_feeder-hanger pesticide_residue))
+    (not (contaminated wild_bird_feeder-tube pesticide_residue))
+    (finished)
   ))
-  (:metric minimize (+ (* 594 (total-time)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
+  (:metric minimize (+ (* 594 (cost-makespan)) (* 54 (cost-active_robot_time)) (* 18 (cost-water)) (* 9 (cost-cleaning_agent)) (* 3 (cost-replacement_parts)) (* 1 (cost-solid_waste))))
 )

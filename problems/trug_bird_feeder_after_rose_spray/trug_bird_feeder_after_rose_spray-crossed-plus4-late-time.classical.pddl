@@ -2,12 +2,13 @@
 ; request: Bird feeder into the garden trug.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem trug_bird_feeder_after_rose_spray-crossed-plus4-late-time)
   (:domain hygiene-trug_bird_feeder_after_rose_spray)
   (:objects
     left right - gripper
     garden_trug hand_fork potting_bench rose_spray_bottle wild_bird_feeder - thing
-    left-pad left-side right-pad right-side garden_trug-handle garden_trug-inside garden_trug-bottom hand_fork-handle hand_fork-tines potting_bench-top rose_spray_bottle-trigger rose_spray_bottle-tank wild_bird_feeder-hanger wild_bird_feeder-tube - carrier
+    left-pad left-side left-glove right-pad right-side right-glove garden_trug-handle garden_trug-inside garden_trug-bottom hand_fork-handle hand_fork-tines potting_bench-top rose_spray_bottle-trigger rose_spray_bottle-tank wild_bird_feeder-hanger wild_bird_feeder-tube - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -114,8 +115,6 @@
     (removes renew pesticide_residue right-pad)
     (removes wash pesticide_residue left-pad)
     (removes wash pesticide_residue right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of garden_trug garden_trug-inside)
     (surface-of potting_bench potting_bench-top)
     (unsafe pesticide_residue garden_trug-inside wild_bird_feeder-tube)
@@ -128,6 +127,8 @@
   )
   (:goal (and
     (at wild_bird_feeder garden_trug)
+    (not (contaminated wild_bird_feeder-hanger pesticide_residue))
+    (not (contaminated wild_bird_feeder-tube pesticide_residue))
   ))
   (:metric minimize (total-cost))
 )

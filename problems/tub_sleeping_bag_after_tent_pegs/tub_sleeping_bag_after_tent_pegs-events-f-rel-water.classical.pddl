@@ -2,12 +2,13 @@
 ; request: Could you put the sleeping bag in the camping tub?
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem tub_sleeping_bag_after_tent_pegs-events-f-rel-water)
   (:domain hygiene-tub_sleeping_bag_after_tent_pegs)
   (:objects
     left right - gripper
     camping_tub shed_shelf sleeping_bag tent_mallet tent_peg_bag - thing
-    left-pad left-side right-pad right-side camping_tub-lid camping_tub-inside camping_tub-bottom shed_shelf-board sleeping_bag-fold tent_mallet-handle tent_mallet-head tent_peg_bag-drawstring tent_peg_bag-base - carrier
+    left-pad left-side left-glove right-pad right-side right-glove camping_tub-lid camping_tub-inside camping_tub-bottom shed_shelf-board sleeping_bag-fold tent_mallet-handle tent_mallet-head tent_peg_bag-drawstring tent_peg_bag-base - carrier
     n0 n1 n2 n3 n4 n5 n6 - level
   )
   (:init
@@ -109,8 +110,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of camping_tub camping_tub-inside)
     (surface-of shed_shelf shed_shelf-board)
     (unsafe soil camping_tub-inside sleeping_bag-fold)
@@ -121,6 +120,7 @@
   )
   (:goal (and
     (at sleeping_bag camping_tub)
+    (not (contaminated sleeping_bag-fold soil))
   ))
   (:metric minimize (total-cost))
 )

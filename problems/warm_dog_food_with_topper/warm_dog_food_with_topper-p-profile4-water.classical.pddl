@@ -2,13 +2,14 @@
 ; request: Warm dog food with the topper, in the dog food bowl, please.
 ; profile water_first: water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear > active_robot_time > makespan
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
-; processes split into -start/-end: cook
+; processes split into -start/-end (every started one must end): cook
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem warm_dog_food_with_topper-p-profile4-water)
   (:domain hygiene-warm_dog_food_with_topper)
   (:objects
     left right - gripper
     counter dog_food_bowl microwave pet_treat_topper_bag small_saucepan stove - thing
-    left-pad left-side right-pad right-side counter-top dog_food_bowl-rim dog_food_bowl-inside dog_food_bowl-bottom microwave-cavity pet_treat_topper_bag-bag pet_treat_topper_bag-contents small_saucepan-handle small_saucepan-inside small_saucepan-bottom stove-burner - carrier
+    left-pad left-side left-glove right-pad right-side right-glove counter-top dog_food_bowl-rim dog_food_bowl-inside dog_food_bowl-bottom microwave-cavity pet_treat_topper_bag-bag pet_treat_topper_bag-contents small_saucepan-handle small_saucepan-inside small_saucepan-bottom stove-burner - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 n9 n10 - level
   )
   (:init
@@ -137,8 +138,6 @@
     (removes renew soil right-pad)
     (removes wash soil left-pad)
     (removes wash soil right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of counter counter-top)
     (surface-of dog_food_bowl dog_food_bowl-inside)
     (surface-of microwave microwave-cavity)
@@ -180,6 +179,7 @@
   (:goal (and
     (has-cocoa dog_food_bowl)
     (melted pet_treat_topper_bag)
+    (forall (?p - thing ?s - thing) (not (running-cook ?p ?s)))
   ))
   (:metric minimize (total-cost))
 )

@@ -2,13 +2,14 @@
 ; request: Please heat some milk on the hob, add the honey sachet as it warms, and pour it into the mug.
 ; profile time_first: makespan > active_robot_time > water > cleaning_agent > disinfectant > replacement_parts > discarded_items > solid_waste > energy > tool_wear
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
-; processes split into -start/-end: cook
+; processes split into -start/-end (every started one must end): cook
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem warm_milk_with_honey-profile-general-time)
   (:domain hygiene-warm_milk_with_honey)
   (:objects
     left right - gripper
     honey_sachet induction_hob kitchen_island microwave milk_pan mug - thing
-    left-pad left-side right-pad right-side honey_sachet-bag honey_sachet-contents induction_hob-zone kitchen_island-top microwave-cavity milk_pan-handle milk_pan-inside milk_pan-bottom mug-handle mug-inside mug-bottom - carrier
+    left-pad left-side left-glove right-pad right-side right-glove honey_sachet-bag honey_sachet-contents induction_hob-zone kitchen_island-top microwave-cavity milk_pan-handle milk_pan-inside milk_pan-bottom mug-handle mug-inside mug-bottom - carrier
     n0 n1 n2 n3 n4 n5 n6 n7 n8 n9 n10 - level
   )
   (:init
@@ -177,8 +178,6 @@
     (removes renew mould right-pad)
     (removes wash mould left-pad)
     (removes wash mould right-pad)
-    (side-of left left-side)
-    (side-of right right-side)
     (surface-of honey_sachet honey_sachet-contents)
     (surface-of induction_hob induction_hob-zone)
     (surface-of kitchen_island kitchen_island-top)
@@ -220,6 +219,7 @@
   (:goal (and
     (has-cocoa mug)
     (melted honey_sachet)
+    (forall (?p - thing ?s - thing) (not (running-cook ?p ?s)))
   ))
   (:metric minimize (total-cost))
 )

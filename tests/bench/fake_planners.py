@@ -3,11 +3,12 @@ through ``--plugin``, the bench workers)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import resource
 import time
 
-from hygiene_pddl.planners.base import PlannerInfo, register
+from hygiene_pddl.planners.base import PlannerInfo, PlanStatus, no_plan_result, register
 from hygiene_pddl.planners.nsp import HygieneNSP
 
 COUNTER_ENV = "HYGIENE_BENCH_TEST_COUNTER"  # a file that gets one line per solver invocation
@@ -45,6 +46,27 @@ class Hog:
             chunks.append(bytes(256 * 1024 * 1024))
 
 
+class OutOfTime:
+    """Answers undetermined because its time ran out (as a planner whose search hit the limit does)."""
+
+    def solve(self, inst, time_limit, reg):
+        return no_plan_result("fake-timeout", reg, inst, PlanStatus.UNDETERMINED, (("total", time_limit),),
+                              ["search stopped at the time limit"], timed_out=True)
+
+
+CALLS = 0  # module state: a call that sees another call's increment was not isolated
+
+
+class Stateful:
+    """Counts its calls in module state and reports the count as usage."""
+
+    def solve(self, inst, time_limit, reg):
+        global CALLS
+        CALLS += 1
+        result = no_plan_result("fake-state", reg, inst, PlanStatus.UNDETERMINED, (("total", 0.0),), [])
+        return dataclasses.replace(result, usage=(("calls", CALLS), ("pid", os.getpid())))
+
+
 class Crash:
     def solve(self, inst, time_limit, reg):
         raise ValueError("fake planner crashed on purpose")
@@ -54,4 +76,6 @@ register(PlannerInfo("fake-count", "test: counting hygiene-nsp", Counting))
 register(PlannerInfo("fake-sleep", "test: never answers", Sleeper))
 register(PlannerInfo("fake-hog", "test: allocates without bound", Hog))
 register(PlannerInfo("fake-crash", "test: raises", Crash))
+register(PlannerInfo("fake-timeout", "test: out of time", OutOfTime))
+register(PlannerInfo("fake-state", "test: counts its calls in module state", Stateful))
 register(PlannerInfo("fake-unavailable", "test: cannot run", Crash, lambda: (False, "not installed")))

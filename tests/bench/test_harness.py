@@ -20,7 +20,7 @@ from hygiene_pddl.metrics import ResultRecord
 from tests.bench.common import FIRST, PLUGIN, PROBLEMS, ROOT
 
 SPOON = sorted(p for p in (PROBLEMS / "spoon_fruit").glob("*.json") if not p.name.endswith(".reference.json"))
-VOLATILE = ("wall", "timings", "notes")  # measured times, and notes that may quote them
+VOLATILE = ("wall", "timings", "notes", "harness")  # measured times, and notes that may quote them
 
 
 def _records(out: Path) -> list[dict]:
@@ -77,7 +77,8 @@ def test_every_plan_is_saved_and_checked_at_both_levels(nsp_bench):
         assert set(r["timings"]) == {"build", "solve", "total"} and r["wall"] > 0
         assert r["projection"] is None and r["error"] is None
     meta = json.loads((out / "bench.json").read_text())
-    assert meta["problems"] == [str(PROBLEMS)] and meta["invocations"][0]["planners"] == ["hygiene-nsp"]
+    assert [Path(p).resolve() for p in meta["problems"]] == [PROBLEMS.resolve()]
+    assert meta["invocations"][0]["planners"] == ["hygiene-nsp"]
 
 
 def test_a_finished_bench_reruns_nothing(nsp_bench):
@@ -89,23 +90,53 @@ def test_a_finished_bench_reruns_nothing(nsp_bench):
 
 
 def test_dask_executor_gives_the_same_records_as_local(nsp_bench, tmp_path):
-    from distributed import LocalCluster
-
+    # no --scheduler: a local Dask cluster of --jobs worker processes, started and closed by the bench
     local = {r["instance"]: r for r in _records(nsp_bench[0])}
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        run_bench(BenchConfig(["hygiene-nsp"], [PROBLEMS / "spoon_fruit"], tmp_path,
-                              time_limit=30, progress=False, executor="dask", scheduler=cluster.scheduler_address))
+    run_bench(BenchConfig(["hygiene-nsp"], [PROBLEMS / "spoon_fruit"], tmp_path, jobs=2, time_limit=30,
+                          progress=False, executor="dask"))
     remote = _records(tmp_path)
     assert len(remote) == 4
     for r in remote:
         assert _stable(r) == _stable(local[r["instance"]])
         assert (tmp_path / r["plan_file"]).read_text() == (nsp_bench[0] / r["plan_file"]).read_text()
+    assert json.loads((tmp_path / "bench.json").read_text())["invocations"][0]["executor"] == "dask"
 
 
-def test_dask_without_a_reachable_scheduler_is_bad_input(tmp_path, capsys):
+def test_dask_with_an_unreachable_scheduler_is_bad_input(tmp_path, capsys, monkeypatch):
+    from hygiene_pddl.bench import runner
+
+    monkeypatch.setattr(runner, "DASK_CONNECT_TIMEOUT", 1.0)
     code = cli.main(["bench", "--planners", "hygiene-nsp", "--instances", str(SPOON[0]), "--out", str(tmp_path),
-                     "--executor", "dask", "--quiet"])
-    assert code == 2 and "--scheduler" in capsys.readouterr().err
+                     "--executor", "dask", "--scheduler", "tcp://127.0.0.1:1", "--quiet"])
+    assert code == 2 and "cannot reach the Dask scheduler" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------------------- worker start
+
+
+def test_forked_calls_are_isolated_and_start_fast(tmp_path):
+    run_bench(BenchConfig(["fake-state"], [PROBLEMS / "spoon_fruit"], tmp_path, plugins=[PLUGIN], progress=False))
+    records = _records(tmp_path)
+    assert len(records) == 4
+    # every call starts from the preloaded state, in a process of its own: no call sees another's module state
+    assert [r["usage"]["calls"] for r in records] == [1, 1, 1, 1]
+    assert len({r["usage"]["pid"] for r in records}) == 4
+    assert {r["harness"]["process"] for r in records} == {"fork"}
+    # the first call started the fork server (the preload), which is told apart; no later call pays it
+    assert records[0]["harness"]["server_start"] > 0.5 > max(r["harness"]["server_start"] for r in records[1:])
+    starts = sorted(r["harness"]["start"] - r["harness"]["server_start"] for r in records)
+    assert starts[1] < 1.0, starts
+    for r in records:
+        h = r["harness"]
+        assert h["call"] >= h["start"] + r["wall"] - 0.05 and h["check"] >= 0
+
+
+def test_a_spawned_worker_gives_the_same_record_as_a_forked_one(nsp_bench, tmp_path):
+    forked = {r["instance"]: r for r in _records(nsp_bench[0])}
+    run_bench(BenchConfig(["hygiene-nsp"], [SPOON[0]], tmp_path, time_limit=30, progress=False, start="spawn"))
+    (spawned,) = _records(tmp_path)
+    assert spawned["harness"]["process"] == "spawn" and forked[SPOON[0].stem]["harness"]["process"] == "fork"
+    assert _stable(spawned) == _stable(forked[SPOON[0].stem])
 
 
 # ------------------------------------------------------------------------------------------- limits
@@ -113,11 +144,15 @@ def test_dask_without_a_reachable_scheduler_is_bad_input(tmp_path, capsys):
 
 def test_timeout_memout_and_error_statuses(tmp_path):
     t0 = time.monotonic()
-    summary = run_bench(BenchConfig(["fake-sleep", "fake-hog", "fake-crash"], [SPOON[0]], tmp_path, jobs=3,
-                                    time_limit=1, grace=0.5, memory_limit=1024, plugins=[PLUGIN], progress=False))
+    summary = run_bench(BenchConfig(["fake-sleep", "fake-hog", "fake-crash", "fake-timeout"], [SPOON[0]], tmp_path,
+                                    jobs=3, time_limit=1, grace=0.5, memory_limit=1024, plugins=[PLUGIN],
+                                    progress=False))
     assert time.monotonic() - t0 < 30
     by = {r["planner"]: r for r in _records(tmp_path)}
-    assert summary.failures == 3 and summary.statuses == {"timeout": 1, "memout": 1, "error": 1}
+    assert summary.failures == 4 and summary.statuses == {"timeout": 2, "memout": 1, "error": 1}
+    # a planner that says its time ran out is a timeout too, with its own notes
+    assert by["fake-timeout"]["status"] == "timeout" and by["fake-timeout"]["notes"] == [
+        "search stopped at the time limit"]
     assert by["fake-sleep"]["status"] == "timeout" and 1.4 < by["fake-sleep"]["wall"] < 10
     assert "killed after" in by["fake-sleep"]["notes"][0]
     assert by["fake-hog"]["status"] == "memout" and "1024 MB" in by["fake-hog"]["error"]

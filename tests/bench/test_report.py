@@ -12,6 +12,7 @@ import pytest
 from hygiene_pddl import cli
 from hygiene_pddl.bench import run_demo, write_report
 from hygiene_pddl.episodes.index import load_index
+from hygiene_pddl.errors import InputError
 from tests.bench.common import PROBLEMS
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -27,14 +28,18 @@ def opt(iid: str) -> dict:
 
 
 def rec(planner: str, iid: str, status: str = "plan", valid: bool | None = True, cost: dict | None = None,
-        worse: dict | None = None, projection: dict | None = None, total: float = 1.0) -> dict:
+        worse: dict | None = None, projection: dict | None = None, total: float = 1.0, server: float = 0.0,
+        claim: bool = False) -> dict:
     plan = status == "plan"
+    wall = total + 0.5  # each call: 0.25 s around the planner besides a fork-server start-up
     return {"planner": planner, "instance": iid, "run": 1, "status": status,
             "plan_file": f"plans/{planner}/{iid}.plan" if plan else None, "valid": valid if plan else None,
             "pddl_valid": valid if plan else None, "cost": (cost or opt(iid)) if plan else None,
             "optimal": (cost is None) if plan else None, "first_worse": worse,
-            "timings": {"build": 0.0, "solve": total, "total": total}, "wall": total + 0.5, "notes": [],
-            "error": None, "projection": projection}
+            "timings": {"build": 0.0, "solve": total, "total": total}, "wall": wall, "notes": [],
+            "error": None, "projection": projection, "proved_optimal": claim,
+            "harness": {"call": wall + 0.25 + server, "start": 0.1 + server, "check": 0.15, "process": "fork",
+                        "server_start": server, "time_limit": 10.0}}
 
 
 # The committed first families: 8 feasible instances with certified optima; tiers (from the seven features) easy
@@ -59,8 +64,11 @@ def rec(planner: str, iid: str, status: str = "plan", valid: bool | None = True,
 # beta:  SR 2/8, OSR 2/8; failures 2 optimal, 6 no plan; HC irrelevant 0/1.
 # projection study (alpha on BL): full 2.0 s, projected 1.0 s, same status and cost -> reduction 50 %.
 CE_COST = {**opt(CE), "makespan": opt(CE)["makespan"] + 1}
+# alpha claims proved optimality on BL (right) and CE (wrong: makespan +1); its BR answer came after the 10 s
+# limit (11.5 s); its first call paid a 5 s fork-server start-up
 RECORDS = [
-    rec("alpha", BL), rec("alpha", BR), rec("alpha", CE, cost=CE_COST, worse={"dimension": "makespan", "by": 1}),
+    rec("alpha", BL, server=5.0, claim=True), rec("alpha", BR, total=11.0),
+    rec("alpha", CE, cost=CE_COST, worse={"dimension": "makespan", "by": 1}, claim=True),
     rec("alpha", CT, "timeout"), rec("alpha", TS), rec("alpha", TW, "infeasible"),
     rec("alpha", WS, valid=False, cost=opt(WS)), rec("alpha", WW),
     rec("beta", BL), rec("beta", BR, "error"), rec("beta", CE),
@@ -74,9 +82,33 @@ def hand_made(tmp_path_factory):
     results = tmp_path_factory.mktemp("hand")
     (results / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
     out = results / "report"
-    code = cli.main(["report", str(results), "--out", str(out), "--problems", str(PROBLEMS), "--no-swaps"])
+    code = cli.main(["report", str(results), "--out", str(out), "--problems", str(PROBLEMS), "--no-swaps",
+                     "--set", "union"])
     assert code == 0
     return out
+
+
+def test_the_default_comparison_set_is_what_every_planner_ran_on(tmp_path):
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
+    report = write_report(tmp_path, tmp_path / "r", problems=PROBLEMS, swaps=False)
+    cs = report.tables["comparison_set"]
+    # beta ran on BL, BR, CE only: both planners are scored there, and the report says so
+    assert (cs["rule"], cs["instances"]) == ("common", [BL, BR, CE])
+    assert cs["coverage"] == {"alpha": {"results": 8, "in_set": 3}, "beta": {"results": 3, "in_set": 3}}
+    assert report.tables["overall"]["alpha"] == {"n": 3, "sr_count": 3, "osr_count": 2, "sr": 1.0, "osr": 2 / 3}
+    assert report.tables["overall"]["beta"] == {"n": 3, "sr_count": 2, "osr_count": 2, "sr": 2 / 3, "osr": 2 / 3}
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert "Comparison set (common): the instances every compared planner has a result on: 3 instances" in md
+    assert "alpha 3 of its 8; beta 3 of its 3" in md
+    # a file of ids chooses the set; an unknown id is bad input naming the file
+    (tmp_path / "set.txt").write_text(f"# two instances\n{CT}\n{WW}  # a comment\n")
+    assert cli.main(["report", str(tmp_path), "--out", str(tmp_path / "f"), "--problems", str(PROBLEMS),
+                     "--no-swaps", "--set", str(tmp_path / "set.txt")]) == 0
+    data = json.loads((tmp_path / "f" / "report.json").read_text())["tables"]
+    assert data["comparison_set"]["instances"] == [CT, WW] and data["overall"]["alpha"]["sr_count"] == 1
+    (tmp_path / "bad.txt").write_text("no-such-instance\n")
+    with pytest.raises(InputError, match="not in the benchmark"):
+        write_report(tmp_path, tmp_path / "g", problems=PROBLEMS, swaps=False, comparison=["no-such-instance"])
 
 
 def _csv(path: Path) -> list[dict]:
@@ -104,6 +136,9 @@ def test_sr_osr_overall_and_by_tier_and_activity(hand_made):
             tiers[("alpha", "moderate")]["osr_count"]) == ("4", "2", "1")
     assert (tiers[("alpha", "hard")]["n"], tiers[("alpha", "hard")]["sr_count"],
             tiers[("alpha", "hard")]["osr_count"]) == ("2", "1", "1")
+    # alpha: SR 100 % -> 50 % -> 50 % falls; OSR 100 % -> 25 % -> 50 % rises on hard
+    trend = {r["planner"]: r for r in _csv(hand_made / "tier_trend.csv")}
+    assert (trend["alpha"]["sr_falls"], trend["alpha"]["osr_falls"]) == ("True", "False")
     groups = {(r["planner"], r["activity_group"]): r for r in _csv(hand_made / "by_activity_group.csv")}
     assert groups[("alpha", "food_preparation")]["sr"] == "0.5"
     assert groups[("beta", "dishware_and_dining")]["sr"] == "0.5"
@@ -132,6 +167,13 @@ def test_pairs_events_failures_and_projection(hand_made):
     assert (runs["alpha"]["runs"], runs["alpha"]["plan"], runs["alpha"]["timeout"], runs["alpha"]["infeasible"],
             runs["alpha"]["valid_plans"]) == ("8", "6", "1", "1", "5")
     assert (runs["beta"]["runs"], runs["beta"]["error"]) == ("3", "1")
+    assert (runs["alpha"]["late_answers"], runs["alpha"]["optimal_claims"], runs["alpha"]["wrong_optimal_claims"]) \
+        == ("1", "2", "1")
+    over = {r["planner"]: r for r in _csv(hand_made / "overhead.csv")}
+    # the fork-server start-up is told apart: every call's overhead is 0.25 s
+    assert (over["alpha"]["median_overhead"], over["alpha"]["max_overhead"], over["alpha"]["server_start"]) == (
+        "0.25", "0.25", "5")
+    assert over["alpha"]["calls_measured"] == "8" and over["beta"]["median_start"] == "0.1"
 
 
 def test_json_holds_the_metrics_tables(hand_made):
@@ -149,7 +191,7 @@ def test_report_prints_the_main_tables(tmp_path, capsys):
                      "--no-swaps", "--planners", "beta"]) == 0
     out = capsys.readouterr().out
     # the comparison set is what the chosen planners ran on: beta has records on three instances
-    assert "SR and OSR over the comparison set" in out and "66.7% (2/3)" in out and "alpha" not in out
+    assert "Table II: SR and OSR over the comparison" in out and "66.7% (2/3)" in out and "alpha" not in out
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -201,3 +243,19 @@ def test_run_demo_reuses_finished_runs(nsp_bench, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "8 runs (8 reused" in out and "100.0% (8/8)" in out
     assert (tmp_path / "demo" / "report" / "report.md").exists() and report.planners == ["hygiene-nsp"]
+
+
+def test_extras_per_instance_quality_time_ratio_and_breakdowns(hand_made):
+    rows = {(r["instance"], r["planner"]): r for r in _csv(hand_made / "per_instance.csv")}
+    assert len(rows) == 8 * 2  # the union set here: every instance, every planner
+    assert (rows[(CE, "alpha")]["outcome"], rows[(CE, "alpha")]["first_worse"]) == ("safe_nonoptimal", "makespan")
+    assert (rows[(CT, "beta")]["outcome"], rows[(CT, "beta")]["status"]) == ("no_plan", "none")
+    assert "non-optimal (makespan) 1.00s" in (hand_made / "per_instance.md").read_text()
+    quality = {(r["planner"], r["dimension"]): r for r in _csv(hand_made / "quality.csv")}
+    assert (quality[("alpha", "makespan")]["plans"], quality[("alpha", "makespan")]["worse"]) == ("5", "1")
+    ratio = {r["planner"]: r for r in _csv(hand_made / "time_ratio.csv")}
+    # no hygiene-nsp here: alpha, the first planner, is the baseline; both resolved BL and CE (1.0 s each)
+    assert (ratio["beta"]["n"], ratio["beta"]["geomean"]) == ("2", "1")
+    for key in ("household_area", "design", "kind"):
+        assert {r["planner"] for r in _csv(hand_made / f"by_{key}.csv")} == {"alpha", "beta"}
+    assert {p.name for p in hand_made.glob("*.png")} >= {"cactus.png", "sr_osr_by_kind.png", "sr_osr_by_design.png"}

@@ -45,7 +45,7 @@ def _cost(**amounts: int) -> CostVector:
 def test_reproduces_the_hand_computed_optimum_with_a_valid_optimal_plan(path):
     inst = load_instance(path, REG)
     ref = load_reference(path.with_name(path.stem + ".reference.json"))
-    result = exact_search(REG, inst, max_actions=6, time_limit=60)
+    result = exact_search(REG, inst, time_limit=60)
     assert result.status is SearchStatus.OPTIMAL, result.notes
     assert result.cost == ref.optimal_cost
     assert result.steps and all(s.start >= 0 for s in result.steps)
@@ -94,8 +94,12 @@ def test_a_tiny_time_limit_gives_undetermined_never_infeasible(path):
     inst = (load_instance(path, REG) if path else
             instance_from_data(_no_treatment_variant(), REG, "spoon_fruit-no_treatment"))
     result = exact_search(REG, inst, time_limit=0.0)
-    assert result.status is SearchStatus.UNDETERMINED
-    assert result.cost is None and result.steps == ()
+    full = exact_search(REG, inst, time_limit=60)
+    if result.status is SearchStatus.UNDETERMINED:
+        assert result.cost is None and result.steps == ()
+    else:  # only a proof that needs no expansion at all (the bound at the root) may beat the time limit
+        assert result.expanded == 0 and (result.status, result.cost) == (full.status, full.cost)
+    assert full.status is not SearchStatus.UNDETERMINED
 
 
 def test_too_few_actions_is_infeasible_within_the_bound():
@@ -132,25 +136,38 @@ def test_an_ongoing_process_ends_inside_the_continuation():
     inst = instance_from_data(_ongoing_cook(), REG, "hot_cocoa-cooking")
     result = exact_search(REG, inst)
     assert result.status is SearchStatus.OPTIMAL
-    # the cook's energy belongs to the history; the pour can start when the cook ends at 12 (relative 7)
-    assert result.cost == _cost(active_robot_time=5, makespan=9)
+    # the cook's energy belongs to the history; the pot stays on the stove until the cook ends at 12 (relative 7,
+    # v2: a running process keeps its over-all condition), then pick 7-8 and pour 8-10
+    assert result.cost == _cost(active_robot_time=5, makespan=10)
     assert "cook" not in [s.name for s in result.steps]
+    pick_pot = next(s for s in result.steps if s.name == "pick" and s.args[1] == "pot")
+    assert pick_pot.start >= 7
     report = _evaluate(inst, result)
     assert report.valid and report.cost == result.cost
+
+
+def test_lifting_the_pot_while_an_ongoing_cook_runs_is_no_plan():
+    """Regression (issue 12): with nine TU left only lifting the pot before the cook ends would make it; v1
+    accepted that, v2 keeps the running cook's over-all condition (the pot stays on the stove)."""
+    data = _ongoing_cook()
+    data["horizon"] = 14
+    inst = instance_from_data(data, REG, "hot_cocoa-cooking-tight")
+    assert exact_search(REG, inst).status is SearchStatus.INFEASIBLE
+    assert exact_search(REG, inst, max_actions=3, reductions=False).status is SearchStatus.INFEASIBLE
 
 
 @pytest.mark.parametrize("path", [p for p in INSTANCES if "hot_cocoa" not in p.name], ids=lambda p: p.stem)
 def test_the_reductions_lose_nothing(path):
     inst = load_instance(path, REG)
-    fast = exact_search(REG, inst, max_actions=5)
-    plain = exact_search(REG, inst, max_actions=5, reductions=False)
+    fast = exact_search(REG, inst, max_actions=4)
+    plain = exact_search(REG, inst, max_actions=4, reductions=False)
     assert (fast.status, fast.cost) == (plain.status, plain.cost)
     assert fast.expanded <= plain.expanded
 
 
 def test_the_reductions_lose_nothing_with_an_ongoing_process():
     data = _ongoing_cook()
-    data["horizon"] = 14  # nine TU left (the pour ends at 9 at the earliest) keep the plain search small
+    data["horizon"] = 15  # ten TU left (the pour ends at 10 at the earliest) keep the plain search small
     inst = instance_from_data(data, REG, "hot_cocoa-cooking")
     fast = exact_search(REG, inst, max_actions=4)
     plain = exact_search(REG, inst, max_actions=4, reductions=False)
@@ -172,12 +189,12 @@ def test_agrees_with_hygiene_nsp_under_permuted_profiles(order):
     assert report.valid and report.cost == mine.cost
 
 
+@pytest.mark.xfail(strict=True, reason="Hygiene-NSP does not yet keep an ongoing process's over-all condition "
+                                      "(v2, issue 12): it still lifts the pot while the cook runs (makespan 9)")
 def test_hygiene_nsp_agrees_with_the_search_on_an_ongoing_process():
     """Two methods on a continuation whose cook started in the history and ends inside it."""
-    from hygiene_pddl.planners.nsp import HygieneNSP
-
     inst = instance_from_data(_ongoing_cook(), REG, "hot_cocoa-cooking")
     nsp = HygieneNSP(focus=False, project=False).solve(inst, 60, REG)
     search = exact_search(REG, inst)
-    assert nsp.cost == search.cost == _cost(active_robot_time=5, makespan=9)
+    assert nsp.cost == search.cost == _cost(active_robot_time=5, makespan=10)
     assert "cook" not in [s.name for s in nsp.steps]

@@ -114,7 +114,7 @@ def run_continuation(reg: Registries, inst: Instance, steps: Iterable[Step]) -> 
     amounts = {d: world.costs.get(d, 0) - costs_before.get(d, 0) for d in DIMENSIONS[:8]}
     amounts["active_robot_time"] = world.active_time - active_before
     amounts["makespan"] = end - t0
-    goals_met = all(g in world.facts for g in inst.goals)
+    goals_met = all(world.goal_holds(g) for g in inst.goals)
     return PlanOutcome(
         CostVector.from_mapping(amounts), world, world.violations[n_viol:], goals_met, end
     )

@@ -131,7 +131,9 @@ def test_spoon_fruit_reference_equals_hand_computed_optimum(reg, hist, prof):
 @pytest.mark.parametrize("prof", PROFILES)
 def test_spoon_fruit_untreated_right_pad_violates(reg, prof):
     out = run_continuation(reg, _spoon("wash_then_touch", prof), DIRECT)
-    assert out.goals_met
+    # the apple reaches the plate, but carries raw-meat bacteria: the delivery rule's (safe apple) fails
+    assert ("at", "apple", "plate") in out.world.facts and not out.goals_met
+    assert not out.world.goal_holds(("safe", "apple"))
     assert [(v.carrier, v.hazard) for v in out.new_violations] == [
         (("apple", "skin"), RMB),
         (("plate", "top"), RMB),

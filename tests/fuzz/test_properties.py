@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hygiene_pddl.errors import InputError
 from hygiene_pddl.fuzz.mutations import NASTY_CHARS, NASTY_NAMES, NASTY_NUMBERS, mutate
 from hygiene_pddl.pddl import parse_domain, parse_problem
-from hygiene_pddl.plans.parser import _fast_lines, _parsed_lines, parse_plan
+from hygiene_pddl.plans.parser import _fast_lines, _grammar_lines, parse_plan
 from hygiene_pddl.yamlpos import PositionedDocument
 
 from .common import DOMAIN, PLAN, PROBLEM
@@ -46,7 +46,7 @@ def test_the_fast_line_reader_reads_what_the_parser_reads(lines):
     text = "".join(f"{t}({' '.join(names)}){d}{c}\n" for t, names, d, c in lines)
     fast_steps, fast_fields, steps, fields = [], {}, [], {}
     assert _fast_lines(text, None, fast_steps, fast_fields)
-    _parsed_lines(text, None, steps, fields)
+    _grammar_lines(text, None, steps, fields)
     assert (fast_steps, fast_fields) == (steps, fields)
     assert [s.line for s in fast_steps] == [s.line for s in steps]
 

@@ -12,7 +12,8 @@ FULL = ResultRecord(
     plan_file="plans/hygiene-nsp/spoon_fruit-wash_then_touch-water_first.0.plan", valid=True, pddl_valid=True,
     cost={"replacement_parts": 1, "solid_waste": 1, "active_robot_time": 4, "makespan": 4}, optimal=True,
     first_worse=None, timings={"build": 0.1, "solve": 0.3, "total": 0.4}, wall=0.9, notes=("lex stage 3",),
-    error=None, projection={"mode": "projected", "fallback": False})
+    error=None, projection={"mode": "projected", "fallback": False}, proved_optimal=True,
+    harness={"call": 1.2, "start": 0.1, "check": 0.2, "process": "fork"}, usage={"prompt_tokens": 812})
 
 
 def test_json_round_trip():
@@ -23,7 +24,7 @@ def test_json_round_trip():
     assert ResultRecord.from_dict(FULL.to_dict()) == FULL
     assert set(json.loads(line)) == {"planner", "instance", "run", "status", "plan_file", "valid", "pddl_valid",
                                      "cost", "optimal", "first_worse", "timings", "wall", "notes", "error",
-                                     "projection"}
+                                     "projection", "proved_optimal", "harness", "usage"}
     assert json.loads(line)["notes"] == ["lex stage 3"]
 
 

@@ -118,7 +118,9 @@ def test_temporal_plans_go_on_the_tu_grid_with_epsilon_separation():
     assert report.valid and report.optimal
 
 
-def test_engine_crash_is_undetermined_with_the_reason(monkeypatch):
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+def test_engine_crash_is_undetermined_with_the_reason(monkeypatch, start):
+    monkeypatch.setattr(external, "ENGINE_START", start)
     monkeypatch.setattr(external, "render_for", lambda spec, reg, inst: ("(define (domain broken", "(define"))
     result = ExternalPlanner("fast-downward").solve(load_instance(SPOON, REG), 20, REG)
     assert result.status is PlanStatus.UNDETERMINED and result.steps == ()
@@ -126,12 +128,23 @@ def test_engine_crash_is_undetermined_with_the_reason(monkeypatch):
     assert "; status: undetermined" in result.plan_text
 
 
-def test_engine_past_the_time_limit_is_killed():
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+def test_engine_past_the_time_limit_is_killed(monkeypatch, start):
     from hygiene_pddl.planners.external import render_for
 
+    monkeypatch.setattr(external, "ENGINE_START", start)
     domain, problem = render_for(ENGINES["kairos"], REG, load_instance(COCOA, REG))
     out = call_engine("kairos", domain, problem, time_limit=0.1, grace=0.0)  # killed after 1 s
     assert out["status"] == "KILLED" and "killed" in out["error"]
+
+
+@pytest.mark.parametrize("status", ["KILLED", "TIMEOUT"])
+def test_an_engine_out_of_time_is_a_timeout_not_an_answer(monkeypatch, status):
+    monkeypatch.setattr(external, "call_engine", lambda *a, **k: {"status": status, "error": "no answer"})
+    result = ExternalPlanner("kairos").solve(load_instance(COCOA, REG), 5, REG)
+    assert result.status is PlanStatus.UNDETERMINED and result.timed_out
+    monkeypatch.setattr(external, "call_engine", lambda *a, **k: {"status": "UNSOLVABLE_INCOMPLETELY"})
+    assert not ExternalPlanner("kairos").solve(load_instance(COCOA, REG), 5, REG).timed_out
 
 
 @ENGINE

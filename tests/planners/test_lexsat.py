@@ -428,3 +428,33 @@ def test_a_capped_tie_break_keeps_the_status_and_reproduces():
     assert runs[0].solution == runs[1].solution  # a deterministic budget: the same cut-off schedule
     uncapped = lexsolve(m, first, tie_break=sum(x), time_limit=60, tie_break_deterministic_time=10)
     assert uncapped.canonical  # an easy tie-break is still proved within the cap
+
+
+def _magic_square(n: int):
+    """An n x n magic square: finding any solution takes CP-SAT a known amount of deterministic time."""
+    m = cp_model.CpModel()
+    total = n * (n * n + 1) // 2
+    x = [[m.new_int_var(1, n * n, f"x{i}{j}") for j in range(n)] for i in range(n)]
+    m.add_all_different([v for row in x for v in row])
+    for i in range(n):
+        m.add(sum(x[i]) == total)
+        m.add(sum(x[j][i] for j in range(n)) == total)
+    m.add(sum(x[i][i] for i in range(n)) == total)
+    m.add(sum(x[i][n - 1 - i] for i in range(n)) == total)
+    return m, [(f"cell{k}", x[k % n][k // n]) for k in range(8)]
+
+
+def test_a_first_stage_without_a_solution_goes_on_with_the_whole_budget():
+    # eight stages share 0.5 deterministic seconds: the first stage's even share (1/16 s) finds no magic square,
+    # the whole budget does; without going on, the solve would give up with 7/8 of its budget unused
+    model, objectives = _magic_square(5)
+    share = cp_model.CpSolver()
+    LexSettings(num_workers=1).apply(share.parameters)
+    share.parameters.max_deterministic_time = 0.5 / len(objectives)
+    model.minimize(objectives[0][1])
+    assert share.solve(model) == cp_model.UNKNOWN
+    model, objectives = _magic_square(5)
+    result = lexsolve(model, objectives, time_limit=120, deterministic_time=0.5, settings=LexSettings(num_workers=1))
+    assert result.found and result.status is not LexStatus.UNDETERMINED
+    assert "whole remaining budget" in result.stages[0].note
+    assert all("whole remaining budget" not in s.note for s in result.stages[1:])

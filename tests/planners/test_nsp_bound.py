@@ -62,7 +62,8 @@ def test_a_bound_without_plan_or_filled_is_raised_to_the_cap(first, why):
     assert result.status is PlanStatus.PLAN and result.proved_optimal
     assert result.cost == ref.optimal_cost and len(result.steps) == 3
     assert f"the bound of {first} actions {why}: raised to {DEFAULT_CAP}" in result.notes
-    assert f"optimal among plans of at most {DEFAULT_CAP} actions" in result.notes
+    assert f"optimal: the best of at most {DEFAULT_CAP} actions, and the relaxation shows that no other plan is " \
+           "better" in result.notes
 
 
 def test_no_plan_within_the_cap_is_claimed_only_after_raising():
@@ -71,7 +72,8 @@ def test_no_plan_within_the_cap_is_claimed_only_after_raising():
     result = _FirstBound(first=1).solve(starved, 60, REG)
     assert result.status is PlanStatus.INFEASIBLE
     assert f"the bound of 1 actions has no plan: raised to {DEFAULT_CAP}" in result.notes
-    assert f"no plan within {DEFAULT_CAP} actions and the deadline (proved)" in result.notes
+    assert f"no plan: none within {DEFAULT_CAP} actions (proved), and the relaxation excludes every other plan" in \
+        result.notes
 
 
 @pytest.mark.parametrize("path", one_per_family(), ids=lambda p: p.stem)
@@ -104,4 +106,5 @@ def test_a_raised_bound_that_runs_out_of_time_keeps_the_earlier_plan(monkeypatch
     assert result.cost == load_reference(SPOON.with_name(SPOON.stem + ".reference.json")).optimal_cost
     assert f"no plan within the time limit at {DEFAULT_CAP} actions: kept the plan found within 3 actions" in \
         result.notes
-    assert "optimal among plans of at most 3 actions" in result.notes
+    assert "optimal: the best of at most 3 actions, and the relaxation shows that no other plan is better" in \
+        result.notes

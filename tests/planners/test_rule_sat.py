@@ -48,7 +48,9 @@ def test_reads_each_rule():
                                     request="Please move the bowl into the sink."))
     assert sink.goals == (("at", "bowl", "sink"),)
     both = read_goals(REG, _variant(SPOON, request="Set the apple onto the plate, then put the spoon in the sink."))
-    assert both.goals == (("at", "apple", "plate"), ("at", "spoon", "sink"))
+    # deliveries are safe: the apple is protected, the sink receives contaminated things
+    assert both.goals == (("at", "apple", "plate"), ("at", "spoon", "sink"), ("safe", "apple"))
+    assert both.rules[-1] == "deliveries are safe"
 
 
 def test_reads_multi_word_object_names():
@@ -56,7 +58,7 @@ def test_reads_multi_word_object_names():
         pytest.skip("the registry has no fruit_basket / grapes object types")
     inst = dataclasses.replace(load_instance(SPOON, REG), request="Could you put the grapes in the fruit basket?",
                                objects=(("counter", "counter"), ("fruit_basket", "fruit_basket"), ("grapes", "grapes")))
-    assert read_goals(REG, inst).goals == (("at", "grapes", "fruit_basket"),)
+    assert read_goals(REG, inst).goals == (("at", "grapes", "fruit_basket"), ("safe", "grapes"))
     with pytest.raises(Unreadable, match="no rule matches"):  # no verb: the rules need one
         read_goals(REG, dataclasses.replace(inst, request="Grapes into the fruit basket, thanks."))
 
@@ -86,6 +88,7 @@ def test_plans_for_the_read_goals_with_full_replay():
     report = evaluate_plan(REG, inst, parse_plan(result.plan_text), load_reference(SPOON.with_name(
         SPOON.stem + ".reference.json")))
     assert report.valid and report.optimal  # the history is replayed: the right pad is replaced first
+    assert not result.proved_optimal  # goals read from text are not the task's goals: no claim about the task
     assert [s.name for s in result.steps] == ["replace-pad", "pick", "place"]
 
 

@@ -21,7 +21,7 @@ def test_val_style_lines_any_case_comments_blank_lines_crlf():
 
 
 def test_times_are_exact_fractions_never_floats():
-    plan = parse_plan("0.1: (a) [0.2]\n1.: (b) [.5]")
+    plan = parse_plan("0.1: (a) [0.2]\n1.: (b) [0.5]")
     assert plan.steps[0].time == Fraction(1, 10) and isinstance(plan.steps[0].time, Fraction)
     assert plan.steps[0].duration == Fraction(1, 5)
     assert plan.steps[1].time == 1 and plan.steps[1].duration == Fraction(1, 2)

@@ -36,7 +36,7 @@ def _entries() -> list[dict]:
 
 
 def _path(rel: str) -> Path:
-    for root in (CORPUS, REPO.parent / "shared", REPO, REPO.parent):
+    for root in (CORPUS, REPO.parent / "shared", REPO.parents[1] / "shared", REPO, REPO.parent):
         if (root / rel).exists():
             return root / rel
     return CORPUS / rel

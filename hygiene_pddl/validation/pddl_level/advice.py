@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from hygiene_pddl.plans import Plan
 
+from .formulas import NEVER_CHANGES
 from .numeric import decimal_text
 from .result import Reason, ValidationResult
 
@@ -30,6 +31,11 @@ def _where(result: ValidationResult) -> str:
     return f"{step} at {decimal_text(f.time)}" if f.time is not None else step
 
 
+def _before(item: str, where: str) -> str:
+    """An advice item with the time it is needed by (a fact that never changes has no such time)."""
+    return item if NEVER_CHANGES in item else f"{item} before {where}"
+
+
 def advice_text(result: ValidationResult, plan: Plan) -> str:
     """What to change, one line per item."""
     f = result.failure
@@ -41,7 +47,9 @@ def advice_text(result: ValidationResult, plan: Plan) -> str:
     where = _where(result)
     if f.reason is Reason.PRECONDITION:
         lines = [f"Plan failed because of unsatisfied precondition in: {f.action}"]
-        lines += [f"{item} before {where}" for item in f.unsatisfied]
+        several = any(item.startswith("step ") for item in f.unsatisfied)  # items of several members
+        when = f"the happening at {decimal_text(f.time)}" if several else where
+        lines += [_before(item, when) for item in f.unsatisfied]
     elif f.reason is Reason.DURATION:
         lines = [f"Failed duration constraint {f.condition} in {f.action} ({where})"]
         lines += [f"{item} (tolerance {decimal_text(result.tolerance)})"
@@ -54,9 +62,13 @@ def advice_text(result: ValidationResult, plan: Plan) -> str:
         lines = [f"{f.action} (step {f.step_index + 1}) has its over all condition "
                  f"unsatisfied: {f.condition}"]
         lines += list(f.unsatisfied)
+    elif f.reason is Reason.GOAL and plan.status and not plan.steps:
+        lines = [f"The plan file claims `status: {plan.status}` and has no steps: VAL reads an empty plan, "
+                 "which does not reach the goal. The claim itself is checked at the instance level "
+                 "(--instance with --reference)."]
     elif f.reason is Reason.GOAL:
         lines = ["The goal is not satisfied"]
-        lines += [f"{item} by the end of the plan" for item in f.unsatisfied]
+        lines += [item if NEVER_CHANGES in item else f"{item} by the end of the plan" for item in f.unsatisfied]
     else:
         lines = [f.message]
     return "\n".join(lines)

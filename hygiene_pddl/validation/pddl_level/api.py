@@ -31,13 +31,16 @@ class PddlValidator:
     def __init__(self, domain: ast.Domain, problem: ast.Problem, *,
                  tolerance: Fraction | str | float = DEFAULT_TOLERANCE,
                  arithmetic: str = "val", domain_file: str | None = None,
-                 problem_file: str | None = None):
-        check_domain(domain, domain_file)
+                 problem_file: str | None = None, shapes: Shapes | None = None):
+        """`shapes`: the compiled operators of `domain`, shared by the validators of its problems; passing
+        them says the caller has already run ``check_domain`` on `domain`."""
+        if shapes is None:
+            check_domain(domain, domain_file)
         check_problem(problem, domain, problem_file)
         self.domain = domain
         self.problem = problem
         self.world = World(domain, problem)
-        self.shapes = Shapes()
+        self.shapes = shapes if shapes is not None else Shapes()
         self.arith = Arith(arithmetic)
         self.tolerance = Fraction(tolerance)
         if self.tolerance <= 0:

@@ -194,23 +194,33 @@ class Engine:
 
     # ---- checks ------------------------------------------------------------------------
     def _check(self, h: Happening, state: State) -> None:
-        """VAL's canHappen: every member's conditions in the state before the happening."""
+        """VAL's canHappen: every member's conditions in the state before the happening. The first failing
+        member is VAL's; the advice lists every failing condition of every member (VAL -v lists the first
+        member's)."""
+        failed: list[tuple[Event, ast.Cond]] = []
         for e in h.events:
             if e.kind == "start":
                 for run in e.instance.monitors:
                     if run.spec.start and not run.spec.quantified:
                         run.status = self._holds(ast.And(tuple(run.spec.start)), run.binding,
                                                  state, e, "a conditional effect")
-            for dc in e.durations:
-                self._duration(e, dc, state)
+            if not failed:
+                for dc in e.durations:
+                    self._duration(e, dc, state)
             for c in e.conds:
                 if not self._holds(c, e.binding, state, e, "a precondition"):
-                    items = tuple(self.ev.explain(c, e.binding, state))
-                    raise _Stop(Failure(
-                        Reason.PRECONDITION,
-                        "Plan failed because of unsatisfied precondition in: "
-                        f"{e.actor.describe()}", e.actor.step_index, e.exact,
-                        e.actor.describe(), self.ev.text(c, e.binding), items))
+                    failed.append((e, c))
+        if not failed:
+            return
+        first = failed[0][0]
+        several = any(e is not first for e, _ in failed)
+        items = tuple(f"{_step(e.actor)}{e.actor.describe()}: {item}" if several else item
+                      for e, c in failed for item in self.ev.explain(c, e.binding, state))
+        raise _Stop(Failure(
+            Reason.PRECONDITION,
+            f"Plan failed because of unsatisfied precondition in: {first.actor.describe()}",
+            first.actor.step_index, first.exact, first.actor.describe(),
+            " and ".join(self.ev.text(c, e.binding) for e, c in failed if e is first), items))
 
     def _duration(self, e: Event, dc: ast.DurationConstraint, state: State) -> None:
         dur = e.binding["?duration"]

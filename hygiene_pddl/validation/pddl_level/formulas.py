@@ -12,6 +12,9 @@ from .numeric import Arith, Num, UndefinedValue, decimal_text
 from .ownership import NPRE, PPRE, PRE, Ownership
 from .world import UnsupportedError, World, ground
 
+#: Marks an advice item about a fact or value that no action or timed literal changes (nothing to "set").
+NEVER_CHANGES = "in every state"
+
 
 class State:
     """Facts (a set of tuples), fluent values (dict keyed by tuples) and the clock."""
@@ -27,16 +30,24 @@ class State:
         return State(set(self.facts), dict(self.fluents), self.time)
 
 
+#: VAL compares numbers within this error (Comparison::evaluateAtPointError): ``a < b`` holds when
+#: a - b < 0.0001, so ``(< 2 2)`` is true and ``(> 2 2)`` too; ``=`` means |a - b| < 0.0001.
+VAL_COMPARISON_ERROR = Fraction(1, 10000)
+
+
 def _compare(op: str, a: Num, b: Num) -> bool:
+    """A numeric comparison as VAL evaluates it (within VAL_COMPARISON_ERROR, in both arithmetic modes)."""
+    err = 0.0001 if isinstance(a, float) or isinstance(b, float) else VAL_COMPARISON_ERROR
+    d = a - b
     if op == "<":
-        return a < b
+        return d < err
     if op == "<=":
-        return a <= b
+        return d <= err
     if op == "=":
-        return a == b
+        return -err < d < err
     if op == ">=":
-        return a >= b
-    return a > b
+        return d >= -err
+    return d > -err
 
 
 class Evaluator:
@@ -178,6 +189,9 @@ class Evaluator:
         except UndefinedValue as exc:
             return [f"give {'(' + ' '.join(exc.key) + ')'} a value"]
         if isinstance(c, ast.Atom):
+            if c.pred != "=" and c.pred not in self.world.changeable()[0]:
+                return [f"{self.text(c, b)} is {'false' if want else 'true'} {NEVER_CHANGES} (no action or timed "
+                        f"literal changes {c.pred})"]
             return [f"set {self.text(c, b)} to {'true' if want else 'false'}"]
         if isinstance(c, ast.Not):
             return self.explain(c.cond, b, state, not want)
@@ -190,6 +204,10 @@ class Evaluator:
             lhs = self.arith.to_fraction(self.value(c.lhs, b, state))
             rhs = self.arith.to_fraction(self.value(c.rhs, b, state))
             verb = "make" if want else "break"
+            reads = _functions(c)
+            if reads is not None and not reads & self.world.changeable()[1]:
+                return [f"{self.text(c, b)} is {'false' if want else 'true'} {NEVER_CHANGES} (no action or timed "
+                        "literal changes the values it reads)"]
             return [f"{verb} {self.text(c, b)} (now {nexpr_text(substitute(c.lhs, b))} = "
                     f"{decimal_text(lhs)}, {nexpr_text(substitute(c.rhs, b))} = "
                     f"{decimal_text(rhs)})"]
@@ -197,9 +215,35 @@ class Evaluator:
         parts = c.parts if isinstance(c, ast.And | ast.Or) else ()
         for p in parts:
             options += self.explain(p, b, state, want)
+        changeable = [o for o in options if NEVER_CHANGES not in o]  # never advise changing a static fact
+        options = changeable or options[:1]
+        if len(options) == 1:
+            return options
         if options:
             return ["follow one of: " + " | ".join(options)]
         return [f"make {self.text(c, b)} {'true' if want else 'false'}"]
+
+
+def _functions(node) -> set[str] | None:
+    """The function names a numeric comparison reads; None when it reads the clock or a duration."""
+    if isinstance(node, ast.Compare):
+        a, b = _functions(node.lhs), _functions(node.rhs)
+        return None if a is None or b is None else a | b
+    if isinstance(node, ast.FuncTerm):
+        return {node.name}
+    if isinstance(node, ast.BinOp):
+        out: set[str] = set()
+        for x in node.args:
+            got = _functions(x)
+            if got is None:
+                return None
+            out |= got
+        return out
+    if isinstance(node, ast.Neg):
+        return _functions(node.expr)
+    if isinstance(node, ast.Number):
+        return set()
+    return None
 
 
 def substitute(node, b: dict):

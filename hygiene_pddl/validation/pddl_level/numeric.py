@@ -22,6 +22,14 @@ class UndefinedValue(Exception):
         self.key = key
 
 
+def atof(value: Fraction | int) -> float:
+    """The nearest double, as VAL's ``atof`` reads a literal: beyond a double's range, ±inf (HUGE_VAL)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
 class Arith:
     """Literal conversion and the few operations whose behaviour differs between modes."""
 
@@ -32,12 +40,7 @@ class Arith:
         self.mode = mode
 
     def num(self, value: Fraction | int) -> Num:
-        if self.exact:
-            return Fraction(value)
-        try:
-            return float(value)
-        except OverflowError:  # beyond a double: atof gives ±inf (HUGE_VAL), and so does VAL
-            return math.inf if value > 0 else -math.inf
+        return Fraction(value) if self.exact else atof(value)
 
     def div(self, a: Num, b: Num) -> Num:
         if b == 0:

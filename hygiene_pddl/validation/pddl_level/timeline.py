@@ -30,6 +30,8 @@ class Actor:
 
 @dataclass(eq=False)
 class MonitorRun:
+    """A conditional-effect monitor of one running instance (its binding and status)."""
+
     spec: Monitor
     binding: dict
     actor: Actor
@@ -49,6 +51,8 @@ class Instance:
 
 @dataclass(eq=False)
 class Event:
+    """One start, end, instantaneous action or timed literal of a plan."""
+
     actor: Actor
     kind: str  # "action" | "start" | "end" | "til"
     time: Num
@@ -63,6 +67,8 @@ class Event:
 
 @dataclass(eq=False)
 class Happening:
+    """Events VAL treats as simultaneous, at the time of the first."""
+
     time: Num
     exact: Fraction
     events: list[Event]
@@ -104,20 +110,27 @@ def til_label(til: ast.TimedInit) -> str:
     return f"(at {format_number(til.time)} {text})"
 
 
+def merge_times(times: list[Num], margin: Num) -> list[list[int]]:
+    """VAL's grouping: indices of `times`, sorted by (time, index), in groups that take every time at most
+    `margin` after their first (greedy, anchored on the first: not transitive)."""
+    order = sorted(range(len(times)), key=lambda i: (times[i], i))
+    out: list[list[int]] = []
+    i = 0
+    while i < len(order):
+        limit = times[order[i]] + margin
+        j = i + 1
+        while j < len(order) and not times[order[j]] > limit:
+            j += 1
+        out.append(order[i:j])
+        i = j
+    return out
+
+
 def group(events: list[Event], arith: Arith, tolerance: Fraction) -> list[Happening]:
     """VAL's grouping: a happening takes every event within tolerance/10 of its first."""
     events.sort(key=lambda e: (e.time, e.order))
-    margin = arith.num(tolerance) / 10
-    out: list[Happening] = []
-    i = 0
-    while i < len(events):
-        anchor = events[i]
-        limit = anchor.time + margin
-        j = i + 1
-        while j < len(events) and not events[j].time > limit:
-            j += 1
-        out.append(Happening(anchor.time, anchor.exact, events[i:j]))
-        i = j
+    out = [Happening(events[g[0]].time, events[g[0]].exact, [events[i] for i in g])
+           for g in merge_times([e.time for e in events], arith.num(tolerance) / 10)]
     real = [e.time for e in events if e.kind != "til"]
     if real:
         last = max(real)

@@ -38,6 +38,35 @@ class World:
         self._members: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._is_a: dict[tuple[str, tuple[str, ...]], bool] = {}  # plan steps repeat objects and types
         self.init_facts, self.init_fluents, self.tils = self._initial_state()
+        self._changing: tuple[set[str], set[str]] | None = None
+
+    # ---- what can change ---------------------------------------------------------------
+    def changeable(self) -> tuple[set[str], set[str]]:
+        """(predicates, functions) that some effect or timed literal changes; the others are static."""
+        if self._changing is None:
+            preds: set[str] = set()
+            funcs: set[str] = set()
+            todo: list = [op.effect for op in self.domain.operators if op.effect is not None]
+            todo += [til.item for til in self.tils]
+            while todo:
+                e = todo.pop()
+                if isinstance(e, (ast.Add, ast.Delete)):
+                    preds.add(e.atom.pred)
+                elif isinstance(e, ast.Atom):
+                    preds.add(e.pred)
+                elif isinstance(e, ast.Not):
+                    todo.append(e.cond)
+                elif isinstance(e, ast.Update):
+                    funcs.add(e.fluent.name)
+                elif isinstance(e, ast.FluentInit):
+                    funcs.add(e.fluent.name)
+                elif isinstance(e, ast.AndEffect):
+                    todo += e.parts
+                elif isinstance(e, (ast.ForallEffect, ast.When, ast.TimedEffect)):
+                    todo.append(e.effect)
+            # a derived predicate changes when what it is derived from does: count it as changeable
+            self._changing = (preds | set(self.derived), funcs)
+        return self._changing
 
     # ---- types -----------------------------------------------------------------------
     def ancestors(self, type_name: str) -> frozenset[str]:

@@ -1,0 +1,606 @@
+"""Admissible lower bounds for the exact search (docs/certification.md, "Lower bounds").
+
+Everything is computed on one relaxed task built from the compiled actions: facts never become false (delete
+relaxation), with three kinds of relaxed facts besides the atoms: "atom is false" (achieved by deleting it),
+"carrier c is free of hazard h" (achieved by a treatment) and "container c has room" (achieved by taking
+something out). A contact that would bring h onto a carrier protected against h (which does not carry it yet)
+needs its other side free of h, so the bound sees that a pad must be treated before it touches ready-to-eat food.
+Each action is split into a start op (its cost, start and over-all conditions, start effects) and an end op (end
+conditions and effects) joined by a "started" fact, so conditions achieved while it runs are not demanded before.
+
+* cost dimensions: LM-cut (Helmert & Domshlak 2009) with lexicographic vector costs, encoded as one integer per
+  block of dimensions (each dimension a base-2^20 digit, so integer order is lexicographic order). The landmark
+  argument only needs costs in an ordered abelian group, so the bound is admissible for the block;
+* makespan: the larger of a temporal h_max (the earliest time each relaxed fact can hold, actions taking their
+  durations, a start that would break a running action's over-all condition or needs its resource waiting for
+  its end) and a workload bound (the grippers must fit the remaining gripper time, itself at least LM-cut on
+  active robot time).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Sequence
+
+from hygiene_pddl.certify.task import Cond, GroundAction, Phase, Task
+
+DIGIT = 20  # bits per dimension in a lexicographically encoded cost
+INF = float("inf")
+START, END, HISTORY, GOAL_OP = 0, 1, 2, 3
+
+
+def encode(values: Iterable[int]) -> int:
+    out = 0
+    for v in values:
+        out = (out << DIGIT) + v
+    return out
+
+
+def decode(value: int, n: int) -> tuple[int, ...]:
+    out = []
+    for _ in range(n):
+        out.append(value & ((1 << DIGIT) - 1))
+        value >>= DIGIT
+    return tuple(reversed(out))
+
+
+def bits(mask: int) -> list[int]:
+    out = []
+    i = 0
+    while mask:
+        low = mask & -mask
+        i = low.bit_length() - 1
+        out.append(i)
+        mask ^= low
+    return out
+
+
+class RelaxedTask:
+    """The relaxed task of one search: props and split ops (parallel lists), and per-state initial props."""
+
+    def __init__(self, task: Task, actions: Sequence[GroundAction], groups: Sequence[int] = ()):
+        self.task = task
+        self.actions = list(actions)
+        H = task.H
+        index: dict[tuple, int] = {}
+
+        def prop(key: tuple) -> int:
+            if key not in index:
+                index[key] = len(index)
+            return index[key]
+
+        self.INIT, self.GOAL = prop(("init",)), prop(("goal",))
+        rooms: dict[tuple[int, int], int] = {}
+
+        def room(mask: int, cap: int) -> int:
+            if (mask, cap) not in rooms:
+                rooms[(mask, cap)] = prop(("room", mask, cap))
+            return rooms[(mask, cap)]
+
+        def cond_pre(cond: Cond, skip_pos: int = 0, skip_neg: int = 0) -> list[int]:
+            pos, neg, tests = cond
+            out = [prop(("t", i)) for i in bits(pos & ~skip_pos)] + [prop(("f", i)) for i in bits(neg & ~skip_neg)]
+            return out + [room(mask, cap) for mask, cap, want in tests if want]
+
+        def phase_adds(p: Phase) -> tuple[list[int], list[tuple[Cond, list[int]]]]:
+            """The props a happening adds whatever its guards, and (guard, props) for each guarded effect."""
+            out = [prop(("t", i)) for i in bits(p.adds)] + [prop(("f", i)) for i in bits(p.dels)]
+            guarded: list[tuple[Cond, list[int]]] = []
+            for u in p.updates:
+                guarded.append((u.guard, [prop(("t", i)) for i in bits(u.adds)] + [prop(("f", i))
+                                                                                   for i in bits(u.dels)]))
+            for t in p.treats:
+                clean = [prop(("c", t.carrier * H + h)) for h in bits(t.removes)]
+                if t.guard is None:
+                    out += clean
+                else:
+                    guarded.append((t.guard, clean))
+            return out, guarded
+
+        def constraints(p: Phase) -> list[tuple[int, int]]:
+            """(prop "a is free of h", contamination bit that waives it) for each unguarded contact that would
+            bring h onto a carrier b protected against it."""
+            out = []
+            for c in p.contacts:
+                if c.guard is not None:
+                    continue
+                for src, dst, cross, prot in ((c.a, c.b, c.cross_ab, c.prot_b), (c.b, c.a, c.cross_ba, c.prot_a)):
+                    for h in bits(cross & prot):
+                        out.append((prop(("c", src * H + h)), 1 << (dst * H + h)))
+            return out
+
+        self.op_pre: list[list[int]] = []
+        self.op_cons: list[list[tuple[int, int]]] = []
+        self.op_add: list[list[int]] = []
+        self.op_kind: list[int] = []
+        self.op_action: list[int] = []  # index into self.actions (start/end ops), else -1
+        self.op_started: list[int] = []  # the "started" prop of an end op, else -1
+        self.op_duration: list[int] = []
+        self.op_dels: list[int] = []  # atoms an op may delete (room achievers)
+
+        # per op, what its happening certainly requires and does (for the re-achievement rule below)
+        self.op_req_true: list[int] = []
+        self.op_req_false: list[int] = []
+        self.op_certain_adds: list[int] = []
+        self.op_resources: list[int] = []
+        self.op_guard: list[int] = []  # the positive guard atoms of a guarded effect's op (0 for a happening's op)
+        self.op_early: list[list[int]] = []  # props that must hold at the action's start (see _reachieve)
+
+        def add_op(pre: list[int], cons: list[tuple[int, int]], adds: list[int], kind: int, k: int, started: int,
+                   duration: int, dels: int, req: tuple[int, int] = (0, 0), certain_adds: int = 0, resources: int = 0,
+                   guard: int = 0) -> None:
+            self.op_pre.append(pre)
+            self.op_cons.append(cons)
+            self.op_add.append(adds)
+            self.op_kind.append(kind)
+            self.op_action.append(k)
+            self.op_started.append(started)
+            self.op_duration.append(duration)
+            self.op_dels.append(dels)
+            self.op_req_true.append(req[0])
+            self.op_req_false.append(req[1])
+            self.op_certain_adds.append(certain_adds)
+            self.op_resources.append(resources)
+            self.op_guard.append(guard)
+            self.op_early.append([])
+
+        def add_happening(p: Phase, pre: list[int], extra: list[int], kind: int, k: int, started: int,
+                          duration: int, req: tuple[int, int], resources: int) -> None:
+            """The op of one happening, and one op per guarded effect of it (its guard joins the preconditions)."""
+            adds, guarded = phase_adds(p)
+            add_op(pre, constraints(p), adds + extra, kind, k, started, duration, p.dels, req, p.adds, resources)
+            for guard, effect in guarded:
+                cond_kind = kind if kind != START else END  # a start's guarded effect: at the start, after "started"
+                g_dels = _union_dels(u.dels for u in p.updates if u.guard == guard)
+                g_adds = _union_dels(u.adds for u in p.updates if u.guard == guard)
+                add_op([*([started] if kind == START else pre), *cond_pre(guard)], [], effect, cond_kind, k,
+                       extra[0] if kind == START else started, duration if kind != START else 0, p.dels | g_dels,
+                       (req[0] | guard[0], req[1] | guard[1]), p.adds | g_adds, resources, guard[0])
+
+        self.started: list[int] = []
+        self.start_ops: list[list[int]] = []  # the start op of each action and its copies
+        for k, a in enumerate(self.actions):
+            s = prop(("s", k))
+            self.started.append(s)
+            self.start_ops.append([len(self.op_pre)])
+            add_happening(a.start, cond_pre(a.start.cond) + cond_pre(a.overall, a.start.adds, a.start.dels), [s],
+                          START, k, -1, 0, (a.start.cond[0] | a.overall[0], a.start.cond[1] | a.overall[1]),
+                          a.resources)
+            # an end's pre-state is inside the interval: the over-all condition holds there
+            add_happening(a.end, [s, *cond_pre(a.end.cond)], [], END, k, s, a.duration,
+                          (a.end.cond[0] | a.overall[0], a.end.cond[1] | a.overall[1]), a.resources)
+        self.history_started: dict[int, int] = {}
+        for ga, _ in task.ongoing:
+            s = prop(("h", ga.history))
+            self.history_started[ga.history] = s
+            add_happening(ga.end, [s, *cond_pre(ga.end.cond)], [], HISTORY, -1, s, ga.duration,
+                          (ga.end.cond[0] | ga.overall[0], ga.end.cond[1] | ga.overall[1]), ga.resources)
+        add_op(cond_pre(task.goal) + [prop(("c", i)) for i in bits(task.unsafe)], [], [self.GOAL], GOAL_OP, -1, -1,
+               0, 0)
+        self.goal_op = len(self.op_pre) - 1
+        for o, dels in enumerate(self.op_dels):  # room props: achieved by taking a counted atom away
+            self.op_add[o] += [p for (mask, _), p in rooms.items() if mask & dels]
+        self.after: list[tuple[int, int, int]] = []  # (atom, prop L, prop "atom re-achieved after L")
+        root = {p for key, p in index.items()
+                if (key[0] == "t" and task.facts >> key[1] & 1) or (key[0] == "f" and not task.facts >> key[1] & 1)
+                or (key[0] == "c" and not task.contam >> key[1] & 1)}
+        self._reachieve(index, prop, groups, root)
+        self._prune(len(index))
+        self.n_props = len(index)
+        self.n_ops = len(self.op_pre)
+        self.atom_props = [(key[1], p) for key, p in index.items() if key[0] == "t"]
+        self.neg_props = [(key[1], p) for key, p in index.items() if key[0] == "f"]
+        self.clean_props = [(key[1], p) for key, p in index.items() if key[0] == "c"]
+        self.room_props = [(mask, cap, p) for (mask, cap), p in rooms.items()]
+        self.adders: list[list[int]] = [[] for _ in range(self.n_props)]
+        for o, adds in enumerate(self.op_add):
+            for q in adds:
+                self.adders[q].append(o)
+        self.waivers = 0
+        for cons in self.op_cons:
+            for _, w in cons:
+                self.waivers |= w
+        self._pre_cache: dict[int, tuple[list[list[int]], list[list[int]]]] = {}
+
+    def _reachieve(self, index: dict[tuple, int], prop, groups: Sequence[int], root_props: set[int]) -> None:  # noqa: ANN001
+        """Re-achievement after a landmark (docs/certification.md, "Lower bounds").
+
+        When prop X must hold at some moment at which prop L holds too, L must be achieved before that moment
+        (or already holds), and every achiever of L leaves X false (deletes it, needs it false, or needs an atom
+        that excludes it: ``groups`` are at-most-one groups), then X is achieved after the last achievement of L:
+        the requirement becomes "X after L", achieved by copies of X's achievers that need L, and whose own
+        preconditions that every achiever of L falsifies become "after L" in turn (a shirt on the rack after its
+        wash needs a gripper holding it after the wash, so an unload from the washer, so the door opened after the
+        wash). Two such moments: the end (X and L goals, L false now), and the start of an action whose guarded
+        end effect needs L there (L is early: none of its achievers can happen while the action runs, as each
+        breaks its over-all condition or needs its resource) while its start needs X (the door is closed after
+        loading)."""
+        adders: dict[int, list[int]] = {}
+        for o, adds in enumerate(self.op_add):
+            for q in adds:
+                adders.setdefault(q, []).append(o)
+        in_groups: dict[int, int] = {}
+        for g in groups:
+            for x in bits(g):
+                in_groups[x] = in_groups.get(x, 0) | g
+        kind_of = {p: key for key, p in index.items() if key[0] in ("t", "f")}
+        adds_atoms = []
+        for adds in self.op_add:
+            m = 0
+            for q in adds:
+                key = kind_of.get(q)
+                if key is not None and key[0] == "t":
+                    m |= 1 << key[1]
+            adds_atoms.append(m)
+        falsified_cache: dict[int, tuple[int, int]] = {}
+
+        def falsified(o: int) -> tuple[int, int]:
+            """(atoms false, atoms true) right after op o's happening."""
+            if o not in falsified_cache:
+                true_after = (self.op_req_true[o] & ~self.op_dels[o]) | self.op_certain_adds[o]
+                false_after = self.op_req_false[o] | self.op_dels[o]
+                for y in bits(self.op_req_true[o]):
+                    false_after |= in_groups.get(y, 0) & ~(1 << y)
+                falsified_cache[o] = (false_after & ~adds_atoms[o], true_after)
+            return falsified_cache[o]
+
+        started_of = {p: k for k, p in enumerate(self.started)}
+
+        def excludes(o: int, b: GroundAction) -> bool:
+            """o is the end of an action A that b cannot start during (b's start breaks A's over-all condition or
+            needs A's resource) and that outlasts b: so b, ending after o, also starts after o."""
+            if self.op_kind[o] != END or self.op_action[o] < 0:
+                return False
+            a = self.actions[self.op_action[o]]
+            need, forbid = a.overall[0], a.overall[1]
+            st = b.start
+            return b.duration < a.duration and bool(
+                (st.cond[1] | st.dels) & need or (st.cond[0] | st.adds) & forbid or b.resources & a.resources)
+
+        def always(q: int, lp: int) -> bool:
+            if not adders.get(lp):
+                return False
+            if q in started_of:  # the start of an action whose end comes after every achiever of lp
+                b = self.actions[started_of[q]]
+                return all(excludes(o, b) for o in adders[lp])
+            key = kind_of.get(q)
+            if key is None:
+                return False
+            return all(falsified(o)[0 if key[0] == "t" else 1] >> key[1] & 1 for o in adders[lp])
+
+        made: dict[tuple[int, int], int] = {}
+        work: list[tuple[int, int, int]] = []
+
+        def after(q: int, lp: int) -> int:
+            if (q, lp) not in made:
+                xl = prop(("after", q, lp))
+                made[(q, lp)] = xl
+                self.after.append((q, lp, xl))
+                work.append((q, lp, xl))
+            return made[(q, lp)]
+
+        def lifted(props: list[int], lp: int) -> list[int]:
+            return [after(q, lp) if always(q, lp) else q for q in props]
+
+        for o in range(len(self.op_pre)):  # early guards of guarded end effects, and the start conditions they force
+            k = self.op_action[o]
+            if self.op_kind[o] != END or k < 0 or not self.op_guard[o]:
+                continue
+            a = self.actions[k]
+            need, forbid = a.overall[0], a.overall[1]
+            early = []
+            for g in bits(self.op_guard[o]):
+                gp = index[("t", g)]
+                if all(self.op_kind[b] != HISTORY and (
+                        (self.op_req_false[b] | self.op_dels[b]) & need or (self.op_req_true[b]
+                                                                            | self.op_certain_adds[b]) & forbid
+                        or self.op_resources[b] & a.resources) for b in adders.get(gp, [])):
+                    early.append(gp)
+            at_start = [index[("t", x)] for x in bits((a.start.cond[0] | a.overall[0]) & ~a.start.adds)
+                        if ("t", x) in index]
+            for gp in list(early):
+                for xp in at_start:
+                    if always(xp, gp):
+                        xl = after(xp, gp)
+                        self.op_pre[o].append(xl)
+                        early.append(xl)
+            self.op_early[o] = early
+        goal_props = list(self.op_pre[self.goal_op])
+        for xp in goal_props:
+            for lp in goal_props:
+                if lp != xp and lp not in root_props and always(xp, lp):
+                    self.op_pre[self.goal_op].append(after(xp, lp))
+        while work:
+            q, lp, xl = work.pop()
+            for o in adders.get(q, []):
+                self._copy(o, [*lifted(self.op_pre[o], lp), lp], [*self.op_add[o], xl], lifted(self.op_early[o], lp))
+
+    def _copy(self, o: int, pre: list[int], adds: list[int], early: list[int]) -> None:
+        """A copy of op o with other preconditions, effects and early props (same kind, action and cost)."""
+        for field in ("op_cons", "op_kind", "op_action", "op_started", "op_duration", "op_dels", "op_req_true",
+                      "op_req_false", "op_certain_adds", "op_resources", "op_guard"):
+            getattr(self, field).append(getattr(self, field)[o])
+        self.op_pre.append(pre)
+        self.op_add.append(adds)
+        self.op_early.append(early)
+        if self.op_kind[o] == START:
+            self.start_ops[self.op_action[o]].append(len(self.op_pre) - 1)
+
+    def _prune(self, n_props: int) -> None:
+        """Keep the props the goal can need (backward from it through preconditions and protection constraints)
+        and the ops that add one of them; the others cannot change any bound. Ops keep their positions (an op
+        without useful effects just adds nothing)."""
+        adders: list[list[int]] = [[] for _ in range(n_props)]
+        for o, adds in enumerate(self.op_add):
+            for q in adds:
+                adders[q].append(o)
+        needed = {self.GOAL}
+        stack = [self.GOAL]
+        used = set()
+        while stack:
+            q = stack.pop()
+            for o in adders[q]:
+                if o in used:
+                    continue
+                used.add(o)
+                for p in (*self.op_pre[o], *(c for c, _ in self.op_cons[o]), *(
+                        [self.op_started[o]] if self.op_started[o] >= 0 else [])):
+                    if p not in needed:
+                        needed.add(p)
+                        stack.append(p)
+        for o in range(len(self.op_add)):
+            if o not in used and o != self.goal_op:
+                self.op_add[o] = []
+            else:
+                self.op_add[o] = [q for q in self.op_add[o] if q in needed]
+
+    def action_costs(self, values: Sequence[int]) -> list[int]:
+        """A cost per op: ``values[k]`` on the start op of action k, 0 elsewhere."""
+        return [values[k] if kind == START else 0 for kind, k in zip(self.op_kind, self.op_action, strict=True)]
+
+    # --- per state ------------------------------------------------------------------------------------------
+    def preconditions(self, contam: int) -> tuple[list[list[int]], list[list[int]]]:
+        """Each op's preconditions in a state (a protection constraint is waived when the protected side already
+        carries the hazard: no new violation can happen there), and for each prop the ops it is a precondition of."""
+        key = contam & self.waivers
+        if key not in self._pre_cache:
+            pre = [(p + [c for c, waive in cons if not contam & waive]) or [self.INIT]
+                   for p, cons in zip(self.op_pre, self.op_cons, strict=True)]
+            pre_of: list[list[int]] = [[] for _ in range(self.n_props)]
+            for o, ps in enumerate(pre):
+                for p in ps:
+                    pre_of[p].append(o)
+            self._pre_cache[key] = (pre, pre_of)
+        return self._pre_cache[key]
+
+    def initial(self, facts: int, contam: int, started: Iterable[int], history: Iterable[int]) -> list[int]:
+        out = [self.INIT]
+        out += [p for i, p in self.atom_props if facts >> i & 1]
+        out += [p for i, p in self.neg_props if not facts >> i & 1]
+        out += [p for i, p in self.clean_props if not contam >> i & 1]
+        out += [p for mask, cap, p in self.room_props if (facts & mask).bit_count() < cap]
+        out += [self.started[k] for k in started]
+        out += [self.history_started[h] for h in history]
+        if self.after:  # "X after L" holds now when X and L both hold now
+            present = set(out)
+            out += [xl for q, lp, xl in self.after if q in present and lp in present]
+        return out
+
+    def enabled(self, stocks: Sequence[int]) -> list[bool]:
+        """Ops whose action's stock use fits the stocks left (stocks only decrease in a continuation)."""
+        out = []
+        for kind, k in zip(self.op_kind, self.op_action, strict=True):
+            out.append(kind != START or all(stocks[s] >= n for s, n in self.actions[k].consumes))
+        return out
+
+
+def _union_dels(masks: Iterable[int]) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+def hmax(rt: RelaxedTask, pre: list[list[int]], pre_of: list[list[int]], init: Iterable[int], costs: list[int],
+         enabled: list[bool]) -> tuple[list[float], list[int]]:
+    """h_max of every prop (Dijkstra) and each reached op's precondition choice (its costliest precondition)."""
+    h: list[float] = [INF] * rt.n_props
+    unsat = [len(p) for p in pre]
+    pcf = [-1] * rt.n_ops
+    heap = []
+    for p in init:
+        if h[p] != 0:
+            h[p] = 0
+            heap.append((0, p))
+    op_add = rt.op_add
+    while heap:
+        v, p = heapq.heappop(heap)
+        if v > h[p]:
+            continue
+        for o in pre_of[p]:
+            unsat[o] -= 1
+            if unsat[o] == 0 and enabled[o]:
+                pcf[o] = p
+                val = v + costs[o]
+                for q in op_add[o]:
+                    if val < h[q]:
+                        h[q] = val
+                        heapq.heappush(heap, (val, q))
+    return h, pcf
+
+
+def lmcut(rt: RelaxedTask, pre: list[list[int]], pre_of: list[list[int]], init: list[int], base_costs: list[int],
+          enabled: list[bool]) -> tuple[float, list[list[int]]]:
+    """LM-cut: the sum of the landmark cuts' costs (INF when the goal is relaxed-unreachable), and the cuts (each a
+    disjunctive action landmark of the state: every relaxed plan, so every real completion, uses one of its ops).
+
+    After a cut, h_max is updated incrementally (only values that drop are propagated, as costs only decrease),
+    as in Fast Downward's implementation."""
+    costs = list(base_costs)
+    h, pcf = hmax(rt, pre, pre_of, init, costs, enabled)
+    goal = rt.GOAL
+    if h[goal] == INF:
+        return INF, []
+    adders, op_add = rt.adders, rt.op_add
+    pcf_of: list[set[int]] = [set() for _ in range(rt.n_props)]  # ops whose costliest precondition is the prop
+    for o, p in enumerate(pcf):
+        if p >= 0:
+            pcf_of[p].add(o)
+    total = 0
+    cuts: list[list[int]] = []
+    heappush, heappop = heapq.heappush, heapq.heappop
+    while h[goal] != 0:
+        zone = {goal}  # props from which the goal is reached through zero-cost justification edges
+        stack = [goal]
+        while stack:
+            q = stack.pop()
+            for o in adders[q]:
+                p = pcf[o]
+                if p >= 0 and p not in zone and costs[o] == 0:
+                    zone.add(p)
+                    stack.append(p)
+        seen = set(init)  # props reached from the initial ones without entering the goal zone
+        stack = list(seen)
+        cut = []
+        while stack:
+            p = stack.pop()
+            for o in pcf_of[p]:
+                hits = False
+                for q in op_add[o]:
+                    if q in zone:
+                        hits = True
+                    elif q not in seen:
+                        seen.add(q)
+                        stack.append(q)
+                if hits:
+                    cut.append(o)
+        m = min(costs[o] for o in cut)
+        total += m
+        cuts.append(cut)
+        heap = []
+        for o in cut:
+            costs[o] -= m
+            val = h[pcf[o]] + costs[o]
+            for q in op_add[o]:
+                if val < h[q]:
+                    h[q] = val
+                    heap.append((val, q))
+        heapq.heapify(heap)
+        while heap:
+            v, q = heappop(heap)
+            if v > h[q]:
+                continue
+            for o in list(pcf_of[q]):  # only an op whose costliest precondition dropped can get cheaper
+                best, arg = -1.0, q
+                for p in pre[o]:
+                    if h[p] > best:
+                        best, arg = h[p], p
+                if arg != q:
+                    pcf_of[q].discard(o)
+                    pcf_of[arg].add(o)
+                    pcf[o] = arg
+                val = best + costs[o]
+                for r in op_add[o]:
+                    if val < h[r]:
+                        h[r] = val
+                        heappush(heap, (val, r))
+    return total, cuts
+
+
+def saturated(cuts: Iterable[list[int]], costs: Sequence[int], allowed: Sequence[bool]) -> int:
+    """An admissible bound for another cost function from given landmarks: each landmark in turn takes the least
+    remaining cost of its allowed ops, which is then used up (saturated cost partitioning; ops not allowed cannot
+    occur in the completions this bound is for, so they leave a landmark)."""
+    left = list(costs)
+    total = 0
+    for cut in cuts:
+        ops = [o for o in cut if allowed[o]]
+        if not ops:
+            continue  # no completion of interest can hit this landmark: none exists (the caller checks reachability)
+        m = min(left[o] for o in ops)
+        if m:
+            total += m
+            for o in ops:
+                left[o] -= m
+    return total
+
+
+def earliest_makespan(rt: RelaxedTask, pre: list[list[int]], pre_of: list[list[int]], init: list[int],
+                      enabled: list[bool], t: int, not_before: dict[int, int], seeds: dict[int, int]) -> float:
+    """A lower bound on the final makespan by a temporal h_max.
+
+    A start op happens at the latest of its preconditions, ``t`` and ``not_before`` (a start or end that would
+    break a running action's over-all condition, or a resource it holds, waits for its end); an end op
+    ``duration`` after its "started" prop (``seeds``: the known starts of running actions). Only goals not true
+    already count, and only when no ongoing history end achieves them (makespan counts continuation actions)."""
+    when: list[float] = [INF] * rt.n_props
+    heap = []
+    for p in init:
+        if when[p] != 0:
+            when[p] = 0
+            heap.append((0, p))
+    for p, v in seeds.items():
+        if v < when[p]:
+            when[p] = v
+            heap.append((v, p))
+    heapq.heapify(heap)
+    unsat = [len(p) for p in pre]
+    op_add, op_kind, op_action, op_started, op_duration = (rt.op_add, rt.op_kind, rt.op_action, rt.op_started,
+                                                          rt.op_duration)
+    op_early = rt.op_early
+    by_history: set[int] = set()
+    heappush, heappop = heapq.heappush, heapq.heappop
+    while heap:
+        v, p = heappop(heap)
+        if v > when[p]:
+            continue
+        for o in pre_of[p]:
+            unsat[o] -= 1
+            if unsat[o] or not enabled[o]:
+                continue
+            kind = op_kind[o]
+            if kind == GOAL_OP:
+                continue
+            val = v  # props are taken in nondecreasing order: the last precondition is the latest
+            if kind == START:
+                nb = not_before.get(op_action[o], 0)
+                val = max(val, t, nb)
+            else:
+                begin = when[op_started[o]]
+                for e in op_early[o]:  # props that hold at the action's start: it starts no earlier
+                    if when[e] > begin:
+                        begin = when[e]
+                end = begin + op_duration[o]
+                if end > val:
+                    val = end
+                if kind == HISTORY:
+                    by_history.update(op_add[o])
+            for q in op_add[o]:
+                if val < when[q]:
+                    when[q] = val
+                    heappush(heap, (val, q))
+    init_set = set(init)
+    mk = 0.0
+    for p in pre[rt.goal_op]:
+        if p in init_set:
+            continue
+        if when[p] == INF:
+            return INF
+        if p not in by_history:
+            mk = max(mk, when[p])
+    return mk
+
+
+def workload_makespan(available: Sequence[int], work: int) -> int:
+    """The least makespan at which grippers free from ``available`` can fit ``work`` TU of gripper time (the least
+    m with sum over grippers of max(0, m - free time) >= work)."""
+    if work <= 0 or not available:
+        return 0
+    mk = min(available) + 1
+    while sum(max(0, mk - a) for a in available) < work:
+        mk += 1
+    return mk
+
+
+__all__ = ["DIGIT", "INF", "RelaxedTask", "bits", "decode", "earliest_makespan", "encode", "hmax", "lmcut",
+           "saturated", "workload_makespan"]

@@ -1,0 +1,115 @@
+"""Audit of data families (issue 13): what a family file's designs yield, solved, before they enter a build.
+
+``hygiene-pddl families check NAME...`` expands every design of each family, solves each distinct instance
+with Hygiene-NSP, and reports what an author needs to see: feasibility and whether it is proved, the plan's
+length, treatments and overlap, and whether every pair behaves as its design claims (the admission's checks,
+:func:`hygiene_pddl.episodes.reference.admit_pair`, on Hygiene-NSP's plans). Nothing here is certification: the
+build certifies by two methods; this is the author's quick look.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from hygiene_pddl.episodes.builder import realise
+from hygiene_pddl.episodes.designs import family_designs
+from hygiene_pddl.episodes.reference import Certified, admit_pair
+from hygiene_pddl.errors import InputError
+from hygiene_pddl.instances.loader import instance_from_data
+from hygiene_pddl.planners.base import ChosenStep, PlanStatus
+from hygiene_pddl.registries import Registries
+
+TREATING = "treats"
+
+
+def treatments(reg: Registries, steps: tuple[ChosenStep, ...]) -> list[str]:
+    """The plan's treatment steps, as ``name args`` (actions whose registry entry treats something)."""
+    return [" ".join((s.name, *s.args)) for s in sorted(steps, key=lambda s: (s.start, s.order))
+            if reg.actions[s.name].treats]
+
+
+def overlaps(steps: tuple[ChosenStep, ...]) -> bool:
+    """Whether two actions of the plan run at the same time (two grippers, or a process beside them)."""
+    spans = sorted((s.start, s.start + s.duration) for s in steps)
+    return any(b[0] < a[1] for a, b in zip(spans, spans[1:], strict=False))
+
+
+@dataclass
+class DraftReport:
+    key: str
+    instance: str
+    status: str
+    proved: bool
+    length: int
+    treatments: list[str]
+    overlap: bool
+    cost: dict | None
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FamilyReport:
+    family: str
+    designs: list[str]
+    drafts: dict[str, DraftReport]
+    claims: list[tuple[str, str, str, str, str]]  # (design, kind, label, a/b, failure or "")
+    error: str = ""
+
+
+def audit_family(reg: Registries, name: str, time_limit: float = 10.0) -> FamilyReport:
+    from hygiene_pddl.planners.nsp import HygieneNSP
+
+    fam = reg.families[name]
+    designs = family_designs(reg, fam)
+    solved: dict[str, tuple[object, Certified, DraftReport]] = {}
+    claims = []
+    for arch, design in designs.items():
+        try:
+            episodes = realise(reg, name, arch, design)
+        except InputError as exc:
+            return FamilyReport(name, sorted(designs), {}, [], f"{arch}: {exc}")
+        by_key = {}
+        for ep in episodes:
+            data = ep.public(reg)
+            digest = repr(sorted((k, repr(v)) for k, v in data.items() if k not in ("id",)))
+            if digest not in solved:
+                inst = instance_from_data(data, reg, ep.id)
+                t0 = time.perf_counter()
+                res = HygieneNSP().solve(inst, time_limit, reg)
+                secs = time.perf_counter() - t0
+                cert = Certified(inst.id, res.status is PlanStatus.PLAN, res.cost, res.steps, res.plan_text, ())
+                rep = DraftReport(ep.id.rsplit("-", 1)[-1], ep.id, res.status.value, res.proved_optimal,
+                                  len(res.steps), treatments(reg, res.steps), overlaps(res.steps),
+                                  res.cost.as_dict() if res.cost else None, round(secs, 3), list(res.notes))
+                solved[digest] = (inst, cert, rep)
+            by_key[ep.id] = solved[digest]
+        for ep in episodes:
+            for p in ep.reference["design"]["pairs"]:
+                if ep.id < p["with"]:
+                    a, b = by_key[ep.id], by_key[p["with"]]
+                    why = admit_pair(reg, p["kind"], p["label"], (a[0], a[1]), (b[0], b[1]))
+                    if not why and p["kind"] == "history" and p["label"] == "relevant" and \
+                            a[2].treatments == b[2].treatments:
+                        why = "the relevant pair's plans have the same treatments in the same order"
+                    claims.append((arch, p["kind"], p["label"], f"{ep.id} / {p['with']}", why))
+    drafts = {rep.instance: rep for _, _, rep in solved.values()}
+    return FamilyReport(name, sorted(designs), drafts, claims)
+
+
+def report_text(rep: FamilyReport) -> str:
+    lines = [f"family {rep.family}: designs {', '.join(rep.designs)}"]
+    if rep.error:
+        return "\n".join([*lines, f"  error: {rep.error}"])
+    for d in rep.drafts.values():
+        cost = " ".join(f"{k}={v}" for k, v in (d.cost or {}).items() if v)
+        lines.append(f"  {d.instance}: {d.status}{' (proved)' if d.proved else ''}, {d.length} actions, "
+                     f"{len(d.treatments)} treatment(s){', overlapping' if d.overlap else ''}, {d.seconds} s"
+                     + (f"; {cost}" if cost else ""))
+        if d.treatments:
+            lines.append(f"    treatments: {'; '.join(d.treatments)}")
+    bad = [c for c in rep.claims if c[4]]
+    lines.append(f"  claims: {len(rep.claims) - len(bad)} of {len(rep.claims)} hold")
+    lines += [f"    {arch} {kind}/{label} {pair}: {why}" for arch, kind, label, pair, why in bad]
+    return "\n".join(lines)

@@ -1,0 +1,268 @@
+"""PDDL for one external planner as shipped: ``hygiene-pddl compile INSTANCE --for PLANNER``.
+
+Each target starts from one of the flavours :mod:`hygiene_pddl.planners.external` gives its engines
+(temporal, classical-numeric, classical) and applies the adaptations that planner needs, reusing the
+same unified-planning compilers (:func:`~hygiene_pddl.planners.external.adapt_problem`). Every adaptation
+is written in the files' header comment; docs/external-planners.md has the table and how each was checked.
+
+Files that went through unified-planning's compilers are written by its ``PDDLWriter`` (which renames
+the predicate ``at`` to ``at_`` and names compiled action variants ``pick_0``, ``pick_1``, ...);
+:meth:`Export.map_back` turns a plan step on those files back into the compiler's action and arguments,
+which is what ``hygiene-pddl plan --planner 'cmd:...'`` does with the planner's plan file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler.domain import build_domain
+from compiler.problem import build_problem, instance_weights
+from compiler.render import _env, render_classical, render_instance_domain, render_problem
+from hygiene_pddl.errors import InputError
+from hygiene_pddl.instances.model import Instance
+from hygiene_pddl.planners.external import ENGINES, adapt_problem, drop_level_args, render_numeric
+from hygiene_pddl.registries import Registries
+from hygiene_pddl.replay import replay
+
+#: The ADL-free chain (POPF's documented limits): conditional effects, disjunctions, negative conditions.
+UP_CHAIN_ADL = ("conditional-effects", "disjunctive-conditions", "negative-conditions")
+
+
+@dataclass(frozen=True)
+class Target:
+    """One planner's PDDL: the flavour it starts from and what is changed for it."""
+
+    key: str
+    reads: str  # who reads the files, as shipped
+    flavour: str  # temporal | numeric | classical
+    compilers: tuple[str, ...] = ()  # unified-planning compilers applied (external.ENGINES names)
+    metric: str = "no-total-time"  # total-time | no-total-time | drop
+    levels: bool = False  # numeric fluents replaced: stocks as discrete levels, cost fluents dropped
+    checked: str = ""  # how this target was checked (docs/external-planners.md)
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def via_up(self) -> bool:
+        """Whether the files are written by unified-planning's PDDLWriter (after its compilers)."""
+        return bool(self.compilers) or self.metric == "drop" or self.levels
+
+    @property
+    def plan_kind(self) -> str:
+        return "temporal" if self.flavour == "temporal" else "sequential"
+
+    def adaptations(self) -> list[str]:
+        """The changes from the committed temporal files, one sentence each."""
+        out = list(self.notes)
+        if self.flavour == "temporal" and self.metric == "no-total-time":
+            out.append("the makespan term (total-time) is left out of the metric (the reader cannot take "
+                       "(total-time) inside a sum); the other cost terms keep their lexicographic weights")
+        if self.levels:
+            out.append("stocks are discrete levels (level-STOCK ?n), (minus-N ?a ?b), not numeric fluents; the "
+                       "cost fluents are dropped with the metric (the reader makes every fluent real, which "
+                       "the planner rejects)")
+        if self.metric == "drop":
+            out.append("no :metric (the planner rejects this metric): any plan it finds is satisficing")
+        names = {"conditional-effects": "conditional effects (hazard transfer, treatments) compiled away: one "
+                                        "action variant per combination of effect conditions",
+                 "disjunctive-conditions": "disjunctive conditions (the protection guards) compiled away into "
+                                           "action variants",
+                 "negative-conditions": "negative conditions compiled away: complement predicates not_P "
+                                        "kept up to date by every effect on P"}
+        out += [f"{names[c]} (unified-planning's remover)" for c in self.compilers]
+        if self.via_up:
+            out.append("written by unified-planning's PDDLWriter: the predicate at is renamed at_; compiled "
+                       "variants are named ACTION_N, and `hygiene-pddl plan --planner cmd:...` maps them back")
+        return out
+
+
+_TEMPORAL = "durative actions, timed initial literals and the deadline as committed"
+TARGETS: dict[str, Target] = {t.key: t for t in (
+    Target("val", "VAL's Validate and PDDL 2.1 planners that read (total-time) in a metric sum", "temporal",
+           metric="total-time", checked="VAL's Parser reads every committed file with zero errors",
+           notes=("none: the committed temporal files (" + _TEMPORAL + ")",)),
+    Target("up", "unified-planning's PDDLReader (then any UP engine that takes the problem kind)", "temporal",
+           checked="PDDLReader reads it and OneshotPlanner(name='hygiene-nsp') solves it: tests/test_up_engines.py"),
+    Target("kairos", "Kairos (the kairos command of kairos-planner; up-kairos reads --for up)", "temporal",
+           metric="total-time", notes=("none: the kairos command reads the committed temporal files, (total-time) "
+                                       "in the metric included",),
+           checked="`kairos solve D P` on the file; tests/planners/test_targets.py"),
+    Target("lpg", "LPG-td 1.4 (the lpg binary shipped in up-lpg)", "temporal", ENGINES["lpg"].compilers,
+           notes=("the metric is kept, written as nested binary sums (LPG-td rejects a + of more than two "
+                  "terms); disjunctions and negative conditions are kept: LPG-td reads them, and with them "
+                  "compiled away too it misprints action names in its plans (hot_cocoa: 212 actions)",),
+           checked="the up-lpg binary run directly: `lpg -o D -f P -n 1 -out PLAN`; tests/planners/test_targets.py"),
+    Target("optic", "OPTIC and POPF2-family temporal planners", "temporal", UP_CHAIN_ADL,
+           notes=("POPF's documentation: no negative or disjunctive preconditions, no conditional effects; the "
+                  "metric is kept as nested binary sums",),
+           checked="not run here (no OPTIC or POPF package on PyPI or Debian)"),
+    Target("tamer", "TAMER (pytamer, through unified-planning's PDDLReader and OneshotPlanner)", "temporal",
+           ENGINES["tamer"].compilers, metric="drop",
+           checked="PDDLReader + OneshotPlanner(name='tamer') with no compiler: tests/planners/test_targets.py"),
+    Target("aries", "Aries (up-aries, through unified-planning's PDDLReader and OneshotPlanner)", "temporal",
+           ("conditional-effects", "disjunctive-conditions"), metric="drop", levels=True,
+           checked="PDDLReader + OneshotPlanner(name='aries') with no compiler: tests/planners/test_targets.py"),
+    Target("enhsp", "ENHSP (the enhsp jar shipped in up-enhsp: java -jar enhsp.jar -o D -f P)", "numeric",
+           notes=("classical-numeric flavour: instantaneous actions (processes others join are split into "
+                  "-start/-end), stocks as numeric fluents, action costs for the lexicographic non-time "
+                  "dimensions",),
+           checked="the up-enhsp jar run directly; tests/planners/test_targets.py"),
+    Target("fast-downward", "Fast Downward and SymK (the fast-downward.py driver shipped in up-fast-downward)",
+           "classical",
+           notes=("classical flavour: instantaneous actions (processes others join are split into "
+                  "-start/-end), stocks as discrete levels, action costs for the lexicographic non-time "
+                  "dimensions",),
+           checked="the up-fast-downward driver run directly: `fast-downward.py --alias lama-first D P`; "
+                   "tests/planners/test_targets.py"),
+)}
+ALIASES = {"temporal": "val", "popf": "optic", "classical": "fast-downward", "symk": "fast-downward",
+           "lama": "fast-downward", "enhsp-opt": "enhsp"}
+
+
+def target(key: str) -> Target:
+    """The target called ``key`` (or an alias such as ``popf``, ``classical``); exit 2 for an unknown one."""
+    key = ALIASES.get(key.lower(), key.lower())
+    if key not in TARGETS:
+        raise InputError(f"unknown PDDL target {key!r}; targets: {', '.join([*TARGETS, *ALIASES])}")
+    return TARGETS[key]
+
+
+@dataclass
+class Export:
+    """The domain and problem text for one target, and the way back from its plans."""
+
+    target: Target
+    domain: str
+    problem: str
+    adaptations: tuple[str, ...]
+    _back: Callable[[str, tuple[str, ...]], tuple[str, tuple[str, ...]]] | None = None
+
+    def map_back(self, name: str, args: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+        """A plan step on these files → the compiler's PDDL action and arguments (``StepMapper`` terms)."""
+        return self._back(name, args) if self._back else (name.lower(), tuple(a.lower() for a in args))
+
+    def write(self, out: Path) -> tuple[Path, Path]:
+        out.mkdir(parents=True, exist_ok=True)
+        paths = out / "domain.pddl", out / "problem.pddl"
+        paths[0].write_text(self.domain, encoding="utf-8")
+        paths[1].write_text(self.problem, encoding="utf-8")
+        return paths
+
+
+def _header(t: Target, inst: Instance, extra: list[str]) -> str:
+    lines = [f"hygiene-pddl compile --for {t.key}: for {t.reads}",
+             f"instance {inst.id} (family {inst.family}); decision time t={inst.decision_time} is PDDL time 0",
+             *[f"adaptation: {a}" for a in t.adaptations()], f"checked: {t.checked}", *extra]
+    return "".join(f"; {line}\n" for line in lines)
+
+
+def _classical_drops(reg: Registries, inst: Instance) -> list[str]:
+    """What the classical flavours leave out of the temporal problem, and why (their header says it)."""
+    state = replay(inst, reg)
+    view, _, _ = build_problem(reg, inst, state, "temporal")
+    timed = len(view.tils) - 1  # the last one ends the deadline
+    drops = [f"dropped: the deadline (every action ends by t+{state.horizon - inst.decision_time}): classical "
+             "planning has no clock, so a plan found here may run past it; schedule and check it with "
+             "`hygiene-pddl plan --planner fd-cpsat` or `hygiene-pddl validate ... --instance`",
+             "dropped: durations and concurrency (actions are instantaneous and sequential), and with them the "
+             "makespan and active-robot-time dimensions of the costs"]
+    if timed:
+        drops.append(f"dropped: {timed} timed initial literal(s) (a gripper or appliance still busy, a history "
+                     "process that ends after t)")
+    return drops
+
+
+def _level_flavour(reg: Registries, inst: Instance) -> tuple[str, str]:
+    """The temporal flavour without numeric fluents: stocks as the classical flavour's discrete levels,
+    cost fluents and the metric dropped (Aries reads no real fluent and unified-planning reads no integer)."""
+    state = replay(inst, reg)
+    weights = instance_weights(reg, inst, state)
+    classical = build_domain(reg, inst.family, "classical", weights)
+    view = build_domain(reg, inst.family, "temporal")
+    for a in view.actions:
+        levels, conditions, effects = [], [], []
+        for c in a.conditions:
+            if m := _STOCK_AT_LEAST.fullmatch(c):
+                s, n = m.groups()
+                levels += [f"?{s}-before - level", f"?{s}-after - level"]
+                conditions += [f"(at start (level-{s} ?{s}-before))", f"(at start (minus-{n} ?{s}-before ?{s}-after))"]
+            else:
+                conditions.append(c)
+        for e in a.effects:
+            if m := _STOCK_DECREASE.fullmatch(e):
+                s = m.group(1)
+                effects += [f"(at start (not (level-{s} ?{s}-before)))", f"(at start (level-{s} ?{s}-after))"]
+            elif not _COST_INCREASE.fullmatch(e):
+                effects.append(e)
+        a.parameters, a.conditions, a.effects = [*a.parameters, *levels], conditions, effects
+        if any("(stock-" in x or "(cost-" in x for x in (*a.conditions, *a.effects)):
+            raise ValueError(f"{a.name}: a numeric fluent is left in the level flavour")
+    view.requirements = [r for r in view.requirements if r != ":numeric-fluents"]
+    view.types = [*view.types, "level - object"]
+    view.predicates = [*view.predicates, *(p for p in classical.predicates if p.startswith(("(level-", "(minus-")))]
+    view.functions = []
+    domain = _env().get_template("domain_temporal.pddl.j2").render(d=view)
+    problem, _, _ = build_problem(reg, inst, state, "temporal", metric_total_time=False)
+    levels_problem, _, _ = build_problem(reg, inst, state, "classical")
+    problem.objects += [o for o in levels_problem.objects if o.endswith(" - level")]
+    problem.init = ([f for f in problem.init if not f.startswith("(= ")]
+                    + [f for f in levels_problem.init if f.startswith(("(level-", "(minus-"))])
+    problem.metric = None
+    return domain, _env().get_template("problem.pddl.j2").render(p=problem)
+
+
+_STOCK_AT_LEAST = re.compile(r"\(at start \(>= \(stock-([\w-]+)\) (\d+)\)\)")
+_STOCK_DECREASE = re.compile(r"\(at start \(decrease \(stock-([\w-]+)\) \d+\)\)")
+_COST_INCREASE = re.compile(r"\(at start \(increase \(cost-[\w-]+\) \d+\)\)")
+
+
+def _base_text(t: Target, reg: Registries, inst: Instance) -> tuple[str, str]:
+    if t.levels:
+        return _level_flavour(reg, inst)
+    if t.flavour == "temporal":
+        problem = render_problem(reg, inst, metric_total_time=t.metric == "total-time")[0]
+        return render_instance_domain(reg, inst), problem
+    if t.flavour == "numeric":
+        return render_numeric(reg, inst)
+    domain, problem, _ = render_classical(reg, inst)
+    return domain, problem
+
+
+def export(key: str, reg: Registries, inst: Instance) -> Export:
+    """Domain and problem text for target ``key`` (see :data:`TARGETS`), header comment included."""
+    t = target(key)
+    domain, problem = _base_text(t, reg, inst)
+    extra = _classical_drops(reg, inst) if t.flavour in ("classical", "numeric") else []
+    if not t.via_up:
+        head = _header(t, inst, extra)
+        return Export(t, head + domain, head + problem, tuple(t.adaptations()) + tuple(extra))
+    import warnings
+
+    from unified_planning.io import PDDLReader, PDDLWriter
+    from unified_planning.plans import ActionInstance
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unified-planning's credits and deprecation notices
+        original = PDDLReader().parse_problem_string(domain, problem)
+        compiled, back, applied = adapt_problem(original, t.compilers, keep_metric=t.metric != "drop")
+    writer = PDDLWriter(compiled)
+    head = _header(t, inst, [*extra, f"unified-planning applied: {', '.join(applied) or 'nothing'}"])
+    consuming = {a.name: len(a.consumes) for a in reg.actions.values()}
+
+    def to_compiler(name: str, args: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+        try:
+            action = writer.get_item_named(name.lower())
+            objects = [compiled.environment.expression_manager.ObjectExp(writer.get_item_named(a.lower()))
+                       for a in args]
+        except Exception as exc:  # noqa: BLE001 - unified-planning raises its own error types for unknown names
+            raise InputError(f"the plan step ({name} {' '.join(args)}) names nothing in the {t.key} files") from exc
+        ai = ActionInstance(action, objects)
+        for mb in reversed(back):
+            ai = mb(ai)
+        out = (ai.action.name, tuple(p.object().name for p in ai.actual_parameters))
+        return (out[0], drop_level_args(out[1], consuming.get(out[0], 0))) if t.levels else out
+
+    return Export(t, head + writer.get_domain(), head + writer.get_problem(),
+                  tuple(t.adaptations()) + tuple(extra), to_compiler)

@@ -1,0 +1,42 @@
+"""The progress bar's time estimate (bench, ``build --full``) and the certification progress callback."""
+
+from hygiene_pddl.bench.progress import Progress, RoundProgress, eta_text, time_left
+
+
+def test_time_left_counts_only_what_this_session_finished():
+    # 10 runs, 2 resumed from an earlier session, 2 more finished now in 60 s: 6 left at 30 s each
+    assert time_left(10, 4, 2, 60.0) == 180.0
+    assert eta_text(10, 4, 2, 60.0) == "0:01:00 spent, about 0:03:00 left"
+    assert eta_text(10, 2, 2, 5.0) == "0:00:05 spent, time left: estimating"  # nothing finished yet this session
+    assert eta_text(10, 10, 2, 118.0) == "0:01:58 spent, done"
+
+
+def test_progress_counts_failures_without_a_terminal():
+    bar = Progress(5, done=1, failures=1, enabled=False)
+    with bar:
+        bar.advance(failed=True)
+        bar.advance()
+    assert (bar.done, bar.failures, bar.resumed) == (3, 2, 1)
+
+
+def test_round_progress_opens_a_bar_per_round_and_closes_it_at_the_end():
+    rounds = RoundProgress("certify", "instances", enabled=False)
+    rounds(0, 2)
+    first = rounds.bar
+    rounds(1, 2)
+    assert first is not None and first.done == 1
+    rounds(2, 2)
+    assert rounds.bar is None and first.done == 2
+    rounds(0, 0)  # a round with nothing to certify opens nothing
+    assert rounds.bar is None
+
+
+def test_certification_reports_progress_after_every_instance():
+    from hygiene_pddl.episodes.first_families import first_families
+    from hygiene_pddl.episodes.pipeline import certify_all
+    from hygiene_pddl.registries import load_registries
+
+    calls: list[tuple[int, int]] = []
+    episodes = first_families()[:1]
+    certify_all(load_registries(), episodes, 1, {}, log=lambda _: None, progress=lambda n, t: calls.append((n, t)))
+    assert calls == [(0, 1), (1, 1)]

@@ -1,0 +1,61 @@
+"""Random small v2 tasks (hypothesis strategies) for checking the exact search's reductions against the plain search."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from hygiene_pddl.registries import Registries
+from tests.certify.tasks import instance
+
+ITEMS = {"apple": "apple", "carrot": "carrot", "shirt": "shirt", "towel": "towel", "cloth": "cloth",
+         "board": "board", "bowl": "cereal_bowl", "sponge": "bath_sponge"}
+PLACES = {"counter": "counter", "table": "table", "sink": "sink", "washer": "washer", "basket": "basket",
+          "rack": "rack"}
+ACTIONS = ["pick", "place", "put", "wash-pad", "replace-pad", "rinse-item", "wash-item", "wipe", "open", "close",
+           "load", "unload", "run-hot", "run-eco", "don-glove", "doff-glove", "disinfect-pad", "spray", "dwell",
+           "fold", "replace-item"]
+HAZARDS = ["soil", "raw_meat_bacteria", "food_residue"]
+PROFILES = ["water_first", "time_first", "spare_parts_first"]
+
+
+@st.composite
+def small_tasks(draw: st.DrawFn, reg: Registries):
+    """An instance with two or three items, two places, a handful of actions of K, one or two hazard sources, one
+    or two goals, small stocks and a short deadline (optionally with an ongoing history action)."""
+    items = draw(st.lists(st.sampled_from(sorted(ITEMS)), min_size=2, max_size=3, unique=True))
+    places = draw(st.lists(st.sampled_from(sorted(PLACES)), min_size=2, max_size=2, unique=True))
+    objects = {**{i: ITEMS[i] for i in items}, **{p: PLACES[p] for p in places}}
+    actions = sorted(set(draw(st.lists(st.sampled_from(ACTIONS), min_size=2, max_size=5))) | {"pick"})
+    facts = []
+    held: dict[str, str] = {}
+    for item in items:
+        where = draw(st.sampled_from([*places, "left", "right"]))
+        if where in ("left", "right") and where not in held:
+            held[where] = item
+            facts.append(f"(holding {where} {item})")
+        else:
+            facts.append(f"(at {item} {places[0] if where in ('left', 'right') else where})")
+    facts += [f"(empty {g})" for g in ("left", "right") if g not in held]
+    for p in places:
+        if PLACES[p] == "washer" and draw(st.booleans()):
+            facts.append(f"(closed {p})")
+    for item in items:
+        if ITEMS[item] in ("shirt", "towel") and draw(st.booleans()):
+            facts.append(f"(dry {item})")
+    hazards = sorted(set(draw(st.lists(st.sampled_from(HAZARDS), min_size=1, max_size=2))))
+    carriers = [(g, "pad") for g in ("left", "right")] + [
+        (i, r.name) for i in items for r in reg.object_types[ITEMS[i]].regions]
+    sources = draw(st.lists(st.tuples(st.sampled_from(carriers), st.sampled_from(hazards)), min_size=1, max_size=2,
+                            unique=True))
+    goal_pool = ([f"(at {i} {p})" for i in items for p in places] + [f"(safe {i})" for i in items]
+                 + [f"(dry {i})" for i in items if ITEMS[i] in ("shirt", "towel")]
+                 + [f"(folded {i})" for i in items if ITEMS[i] in ("shirt", "towel")])
+    goals = draw(st.lists(st.sampled_from(goal_pool), min_size=1, max_size=2, unique=True))
+    stocks = {s: draw(st.integers(0, 3)) for s in ("water", "cleaning_agent", "spare_pads", "spare_items",
+                                                   "disinfectant", "gloves")}
+    return instance(reg, "random", objects=objects, facts=facts, goals=goals, actions=actions, hazards=hazards,
+                    sources=[(c[0], c[1], h) for c, h in sources], stocks=stocks,
+                    time_left=draw(st.integers(3, 6)), profile=draw(st.sampled_from(PROFILES)))
+
+
+__all__ = ["small_tasks"]
