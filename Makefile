@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test lint clean
+.PHONY: venv demo test fuzz lint clean
 
 $(STAMP): setup.cfg pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,6 +19,12 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2 tests
+
+# The fuzzing suite run long (make test runs a few cases per target): make fuzz FUZZ_SECONDS=600
+FUZZ_SECONDS ?= 600
+FUZZ_SEED ?= 0
+fuzz: $(STAMP)
+	$(PY) scripts/fuzz.py --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED) --jobs 2 --out results/fuzz
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check hygiene_pddl compiler scripts tests

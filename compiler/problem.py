@@ -20,14 +20,15 @@ from compiler.formulas import forall
 from compiler.kset import FamilyDomain
 from compiler.mechanics import contact_forms, form_type, hazard_name, live_contacts, treatment_name
 from compiler.metric import Bounds, derive_bounds, lex_weights
-from compiler.names import NameMap, carrier_name, legal
+from compiler.names import NameMap, carrier_name, legal, whole_name
 from compiler.processes import RUNNING_PREFIX, keep_predicate
 from hygiene_pddl.costs import DIMENSIONS
-from hygiene_pddl.errors import InputError, Location
+from hygiene_pddl.decimals import decimal_literal as _num
+from hygiene_pddl.errors import InputError, InstanceError, Location
 from hygiene_pddl.hygiene import HygieneRules
 from hygiene_pddl.instances.model import Carrier, Instance
+from hygiene_pddl.limits import MAX_STOCK_LEVELS
 from hygiene_pddl.literals import Atom, atom_text
-from hygiene_pddl.pddl.printer import format_number
 from hygiene_pddl.registries.model import ROLES, ActionSchema, Endpoint, Registries
 from hygiene_pddl.replay import ReplayResult, World, run_history, static_facts
 
@@ -118,14 +119,6 @@ def _atom(names: NameMap, reg: Registries, atom: Atom) -> str:
     return "(" + " ".join(out) + ")"
 
 
-def _num(x: Fraction | int) -> str:
-    """An exact PDDL number (timed literal times are integers or halves)."""
-    text = format_number(Fraction(x))
-    if text.startswith("("):
-        raise ValueError(f"{x} has no exact decimal form")
-    return text
-
-
 def classical_weights(profile_order: tuple[str, ...], bounds: Bounds, actions: tuple[ActionSchema, ...]) -> dict:
     """Per-action cost for FD: lexicographic weights of the non-time dimensions, then action count."""
     dims = [d for d in profile_order if d not in ("active_robot_time", "makespan")]
@@ -165,7 +158,10 @@ def instance_bounds(reg: Registries, inst: Instance, state: ReplayResult, fd: Fa
 def instance_weights(reg: Registries, inst: Instance, state: ReplayResult) -> dict[str, int]:
     """Classical per-action costs for this instance (profile and bounds)."""
     fd = FamilyDomain.of_instance(reg, inst)
-    return classical_weights(inst.profile.order, instance_bounds(reg, inst, state, fd), fd.actions)
+    try:
+        return classical_weights(inst.profile.order, instance_bounds(reg, inst, state, fd), fd.actions)
+    except ValueError as exc:  # a limit of the classical flavour, set by this instance's horizon and stocks
+        raise InstanceError(str(exc), Location(inst.source_path, path="horizon")) from None
 
 
 def running_at_decision(state: ReplayResult) -> frozenset[str]:
@@ -421,6 +417,10 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
         _load_init(init, reg, inst, state, names, "temporal", [])
     else:
         levels = max([inst.remaining(s) for s in fd.stocks] + [0])
+        if levels > MAX_STOCK_LEVELS:
+            raise InstanceError(f"the classical flavour writes one object per stock level; stocks above "
+                                f"{MAX_STOCK_LEVELS} are not supported there (found {levels})",
+                                Location(inst.source_path, path="resources"))
         if "load-of" in init.preds:
             levels = max(levels, len(inst.objects) + 1)
         lv = [names.add(("level", str(i)), f"n{i}") for i in range(levels + 1)]  # after the objects: they keep theirs
@@ -452,7 +452,7 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
     comments += notes
     if init.dropped:
         comments.append("facts over predicates no action of K uses are left out: " + ", ".join(sorted(init.dropped)))
-    view = ProblemView(legal(inst.id), fd.domain_name, objects, sorted(init.facts) + init.numeric, tils, goals,
+    view = ProblemView(whole_name(inst.id), fd.domain_name, objects, sorted(init.facts) + init.numeric, tils, goals,
                        metric, comments)
     return view, names, bounds
 

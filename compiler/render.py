@@ -9,7 +9,7 @@ import jinja2
 
 from compiler.domain import build_domain
 from compiler.kset import FamilyDomain
-from compiler.names import NameMap
+from compiler.names import NameMap, comment_text
 from compiler.problem import build_problem, instance_weights, running_at_decision
 from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.registries import Registries
@@ -20,9 +20,11 @@ FLAVORS = ("temporal", "classical")
 
 @functools.cache
 def _env() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
-                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
-                              autoescape=False)  # noqa: S701 - PDDL, not HTML
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                             autoescape=False)  # noqa: S701 - PDDL, not HTML
+    env.filters["comment"] = comment_text
+    return env
 
 
 def render_domain(reg: Registries, family: str | FamilyDomain, flavor: str = "temporal",

@@ -82,8 +82,10 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
 @command("demo", "the main job: compare planners on the committed benchmark and print the tables", _demo_args)
 def _demo(args: argparse.Namespace) -> int:
     from hygiene_pddl.bench import run_demo
+    from hygiene_pddl.outputs import output_dir
     from hygiene_pddl.paths import problems_dir
 
+    output_dir(args.out)
     run_demo(args.out, planners=tuple(args.planners.split(",")), jobs=args.jobs, time_limit=args.time_limit,
              problems=problems_dir(args.problems), families_per_group=args.families_per_group or None)
     return EXIT_OK

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hygiene_pddl.cli import command, print_json
 from hygiene_pddl.errors import EXIT_INFEASIBLE, EXIT_INVALID, EXIT_OK, EXIT_UNAVAILABLE, EXIT_UNDETERMINED
+from hygiene_pddl.outputs import output_dir, write_text, writing
 
 
 def _compile_args(p: argparse.ArgumentParser) -> None:
@@ -41,7 +42,8 @@ def _compile(args: argparse.Namespace) -> int:
         from hygiene_pddl.planners.targets import export
 
         exp = export(args.target, reg, inst)
-        domain_path, problem_path = exp.write(args.out)
+        with writing(output_dir(args.out, "-o"), "-o"):
+            domain_path, problem_path = exp.write(args.out)
         label, adaptations = exp.target.key, list(exp.adaptations)
     else:
         if args.flavor == "temporal":
@@ -49,10 +51,8 @@ def _compile(args: argparse.Namespace) -> int:
             problem = render_problem(reg, inst, metric_total_time=not args.no_total_time)[0]
         else:
             domain, problem, _ = render_classical(reg, inst, args.flavor)
-        args.out.mkdir(parents=True, exist_ok=True)
-        domain_path, problem_path = args.out / "domain.pddl", args.out / "problem.pddl"
-        domain_path.write_text(domain, encoding="utf-8")
-        problem_path.write_text(problem, encoding="utf-8")
+        domain_path = write_text(output_dir(args.out, "-o") / "domain.pddl", domain, "-o")
+        problem_path = write_text(args.out / "problem.pddl", problem, "-o")
         label, adaptations = args.flavor, []
     if args.json:
         print_json({"domain": str(domain_path), "problem": str(problem_path), "target": label,
@@ -105,7 +105,8 @@ def _build(args: argparse.Namespace) -> int:
             return EXIT_INVALID
         print(f"benchmark is current ({len(files)} files)")
         return EXIT_OK
-    write_files(args.root, files)
+    with writing(args.root, "--root"):
+        write_files(args.root, files)
     print(f"wrote {len(files)} files under {args.root / 'domains'} and {args.root / 'problems'}")
     return EXIT_OK
 
@@ -147,11 +148,10 @@ def _plan(args: argparse.Namespace) -> int:
     reg = load_registries()
     inst = load_instance(args.instance, reg)
     result = info.factory().solve(inst, args.time_limit, reg)
+    if args.out:  # first: an unwritable target is the one message
+        write_text(args.out, result.plan_text, "-o")
     for note in result.notes if not args.json else ():
         print(f"note: {note}", file=sys.stderr)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(result.plan_text, encoding="utf-8")
     if args.json:
         print(json.dumps({
             "planner": result.planner, "instance": result.instance, "status": result.status.value,
@@ -242,8 +242,7 @@ def _scale(args: argparse.Namespace) -> int:
                             Location(str(args.instance), path="goals"))
     scaled = scaled_instance_data(data, args.copies)
     instance_from_data(scaled, reg, name=str(args.out))  # the derived task resolves against the registries
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(scaled, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    write_text(args.out, json.dumps(scaled, indent=2, sort_keys=True) + "\n", "-o")
     print(f"wrote {args.out} ({scaled['id']}: {len(scaled['goals'])} goals; compile it with "
           f"`hygiene-pddl compile {args.out} -o DIR`)")
     return EXIT_OK
@@ -267,7 +266,7 @@ def _migrate(args: argparse.Namespace) -> int:
     data = json.loads(args.instance.read_text(encoding="utf-8"))
     data["format"] = "hygiene-pddl-instance/2"
     data["goals"] = [atom_text(g) for g in inst.goals]
-    args.out.write_text(dumps(data), encoding="utf-8")
+    write_text(args.out, dumps(data), "-o")
     for note in inst.notes:
         print(note)
     print(f"wrote {args.out} (format 2, {len(inst.notes)} goal(s) added)")

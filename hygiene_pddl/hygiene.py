@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from hygiene_pddl.decimals import rounded_text
 from hygiene_pddl.instances.model import Carrier
 from hygiene_pddl.registries.model import Endpoint, Registries
 
@@ -33,7 +34,7 @@ Provenance = tuple[Link, ...]
 
 
 def _fmt(t: Time) -> str:
-    return str(t) if Fraction(t).denominator == 1 else f"{float(t):.3f}"
+    return rounded_text(t)
 
 
 def chain_text(prov: Provenance) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from hygiene_pddl.cli import command
 from hygiene_pddl.errors import EXIT_OK, InputError
+from hygiene_pddl.outputs import output_dir, write_text
 
 
 def _bench_args(p: argparse.ArgumentParser) -> None:
@@ -68,6 +69,7 @@ def _bench(args: argparse.Namespace) -> int:
                          progress=not (args.quiet or args.json), projection_study=args.projection_study,
                          start=args.worker_start,
                          command=_command_line(), sample=args.sample, sample_seed=args.sample_seed)
+    output_dir(args.out)
     old = signal.signal(signal.SIGTERM, _raise_interrupt)  # a kill stops the workers, like Ctrl-C
     try:
         summary = run_bench(config)
@@ -116,6 +118,7 @@ def _report(args: argparse.Namespace) -> int:
         if not sep or not planner or not instance:
             raise InputError(f"--gantt expects PLANNER:INSTANCE, got {spec!r}")
         gantt.append((planner, instance))
+    output_dir(args.out)
     comparison: str | list[str] = args.set
     if args.set not in ("common", "union"):
         from hygiene_pddl.bench.report import read_instance_list
@@ -127,8 +130,7 @@ def _report(args: argparse.Namespace) -> int:
     if args.doc is not None:
         from hygiene_pddl.bench.report import results_document
 
-        args.doc.parent.mkdir(parents=True, exist_ok=True)
-        args.doc.write_text(results_document(report, args.doc, args.results, _report_command(args)), encoding="utf-8")
+        write_text(args.doc, results_document(report, args.doc, args.results, _report_command(args)), "--doc")
     print_tables(report)
     print(f"wrote {len(report.files)} files under {args.out}" + (f" and {args.doc}" if args.doc else ""),
           file=sys.stderr)

@@ -12,14 +12,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from hygiene_pddl.costs import CostVector, Profile
 from hygiene_pddl.errors import InstanceError
 from hygiene_pddl.instances.model import HazardSource, HistoryRecord, Instance, PairLink, Reference, ReferenceStep
 from hygiene_pddl.literals import Atom, atom_text, parse_literal
 from hygiene_pddl.registries import Registries, load_registries
-from hygiene_pddl.yamlpos import PositionedDocument
+from hygiene_pddl.yamlpos import PositionedDocument, StrictValidator
 
 SCHEMA_DIR = Path(__file__).parent.parent / "schemas"
 
@@ -30,11 +28,12 @@ def _schema(name: str) -> dict[str, Any]:
 
 
 def _check_schema(doc: PositionedDocument, name: str) -> None:
-    validator = jsonschema.Draft202012Validator(_schema(name))
+    validator = StrictValidator(_schema(name))
     errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         raise InstanceError(f"{errors[0].message} (expected by {name}.schema.json)",
                             doc.location(list(errors[0].absolute_path)))
+    doc.check_magnitudes()
 
 
 class _Resolver:

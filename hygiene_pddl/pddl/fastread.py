@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from hygiene_pddl.decimals import parse_decimal
+
 from . import ast
 
 _TOKEN = re.compile(r";[^\n]*|[()]|[^ \t\r\n();]+")
@@ -104,7 +106,10 @@ def _number(x) -> Fraction:
         if value is not None:
             return value
         if _NUMBER.match(x):
-            value = Fraction(x[:-1] if x.endswith(".") else x)
+            try:
+                value = parse_decimal(x)
+            except ValueError:  # beyond the length limit: the grammar reports it at its place
+                raise Fallback from None
             _memo(_NUMBERS, x, value)
             return value
     raise Fallback

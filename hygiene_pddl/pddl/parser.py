@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hygiene_pddl.errors import InputError, Location
+from hygiene_pddl.lexical import check_source, read_source
 
 from . import ast, fastread
 
@@ -18,7 +19,6 @@ if TYPE_CHECKING:
 _UNSUPPORTED = re.compile(
     r"\(\s*(:constraints|preference|:length|:process|:event)(?![\w\-])",
     re.IGNORECASE)
-_COMMENT = re.compile(r";[^\n]*")
 
 
 @lru_cache(maxsize=1)
@@ -34,8 +34,8 @@ def grammar() -> Lark:
 
 
 def _read(path: str | Path) -> str:
-    try:  # utf-8-sig: a leading byte-order mark is dropped, as VAL ignores it
-        return Path(path).read_text(encoding="utf-8-sig", errors="replace")
+    try:
+        return read_source(path)
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", Location(str(path)), found=None) from None
 
@@ -48,8 +48,8 @@ class _PddlParser:
 
     def parse(self, text: str, file: str | None = None):
         """Parse `text`; raise InputError with file:line:column and the nesting path."""
-        text = text.removeprefix("\ufeff")
-        self._reject_unsupported(text, file)
+        text = text.removeprefix("\ufeff")  # a leading byte-order mark is ignored, as in VAL
+        self._reject_unsupported(text, check_source(text, file, self.start), file)
         try:
             return self.fast(text)
         except fastread.Fallback:
@@ -90,8 +90,7 @@ class _PddlParser:
                 exc.location = replace(exc.location, file=str(path))
             raise
 
-    def _reject_unsupported(self, text: str, file: str | None) -> None:
-        clean = _COMMENT.sub(lambda m: " " * len(m.group()), text)
+    def _reject_unsupported(self, text: str, clean: str, file: str | None) -> None:
         m = _UNSUPPORTED.search(clean)
         if m:
             what = m.group(1).lower()

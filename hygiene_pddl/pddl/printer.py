@@ -4,27 +4,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from hygiene_pddl.decimals import decimal_literal
+
 from . import ast
 
 
 def format_number(value: Fraction) -> str:
     """Exact decimal text of a terminating fraction; ``a/b`` values are written ``(/ a b)``."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    den, twos, fives = value.denominator, 0, 0
-    while den % 2 == 0:
-        den //= 2
-        twos += 1
-    while den % 5 == 0:
-        den //= 5
-        fives += 1
-    if den != 1:
+    try:
+        return decimal_literal(value)
+    except ValueError:
         return f"(/ {value.numerator} {value.denominator})"
-    digits = max(twos, fives)
-    scaled = abs(value.numerator) * 10**digits // value.denominator
-    sign = "-" if value < 0 else ""
-    text = str(scaled).rjust(digits + 1, "0")
-    return f"{sign}{text[:-digits]}.{text[-digits:]}".rstrip("0").rstrip(".")
 
 
 def _typed(items: tuple[ast.Typed, ...]) -> str:

@@ -7,6 +7,8 @@ from fractions import Fraction
 
 from lark import Token, Transformer, v_args
 
+from hygiene_pddl.decimals import parse_decimal
+
 from . import ast
 
 _WS = re.compile(r"\s+")
@@ -22,11 +24,11 @@ class SemanticError(Exception):
 
 
 def number(token: Token) -> Fraction:
-    """Exact value of a PDDL number literal (``1``, ``-2.5``, ``3.``)."""
-    text = str(token)
-    if text.endswith("."):
-        text = text[:-1]
-    return Fraction(text)
+    """Exact value of a PDDL number literal (``1``, ``-2.5``, ``3.``; ``.5`` is not one, as in VAL)."""
+    try:
+        return parse_decimal(str(token))
+    except ValueError as exc:
+        raise SemanticError(str(exc), token) from None
 
 
 def _group(items: list, what: str) -> tuple[ast.Typed, ...]:

@@ -136,7 +136,7 @@ class HistoryBlind:
         note = ("hygiene state from the initial hazard sources only; the history's contamination is unknown to it"
                 + (f" ({len(unknown)} contaminated carrier(s) it does not know about)" if unknown else ""))
         return joint_plan(self.name, reg, inst, belief, time_limit, max_actions=self.max_actions,
-                          model_is_task=False, notes=(note,), t0=t0)
+                          proves=False, notes=(note,), t0=t0)
 
 
 # --- treat-always ----------------------------------------------------------------------------------

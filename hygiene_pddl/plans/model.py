@@ -40,6 +40,16 @@ class Plan:
     def cost_dict(self) -> dict[str, Fraction]:
         return dict(self.cost)
 
+    def start_times(self) -> tuple[Fraction, ...]:
+        """Each step's start as VAL reads it: its time stamp, else 1, 2, 3, ... counting the untimed steps."""
+        untimed = 0
+        out = []
+        for s in self.steps:
+            if s.time is None:
+                untimed += 1
+            out.append(Fraction(untimed) if s.time is None else s.time)
+        return tuple(out)
+
     @property
     def is_temporal(self) -> bool:
         """True when any step carries a time stamp."""

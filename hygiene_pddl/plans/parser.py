@@ -8,15 +8,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from hygiene_pddl.decimals import parse_decimal
 from hygiene_pddl.errors import InputError, Location
+from hygiene_pddl.lexical import check_source, read_source
 
 from .model import STATUSES, Plan, PlanStep
 
 _STATUS = re.compile(r";\s*status\s*:\s*(\S*)\s*$", re.IGNORECASE)
 _COST = re.compile(r";\s*cost\s*:(.*)$", re.IGNORECASE)
-_COST_ITEM = re.compile(r"([a-z_][a-z0-9_\-]*)=(-?(?:\d+(?:\.\d*)?|\.\d+))$", re.IGNORECASE)
-_TRAILER = re.compile(r";\s*cost\s*=\s*(-?(?:\d+(?:\.\d*)?|\.\d+))\s*(?:\([^)]*\))?\s*$",
-                      re.IGNORECASE)
+_COST_ITEM = re.compile(r"([a-z_][a-z0-9_\-]*)=(-?\d+(?:\.\d*)?)$", re.IGNORECASE)  # no `.5`, as in steps
+_TRAILER = re.compile(r";\s*cost\s*=\s*(-?\d+(?:\.\d*)?)\s*(?:\([^)]*\))?\s*$", re.IGNORECASE)
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
     from lark.exceptions import UnexpectedInput
@@ -52,9 +53,11 @@ def grammar() -> Lark:
     return Lark(text, parser="lalr", lexer="contextual", maybe_placeholders=False)
 
 
-def _number(tok: Token | str) -> Fraction:
-    text = str(tok)
-    return Fraction(text[:-1] if text.endswith(".") else text)
+def _number(literal: str, source: str, file: str | None, line: int, column: int) -> Fraction:
+    try:
+        return parse_decimal(literal)
+    except ValueError as exc:  # beyond the length limit
+        raise _error(str(exc), source, file, line, column) from None
 
 
 def _expected(names) -> str:
@@ -92,16 +95,18 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
     return _error(message, text, file, max(line, 1), column)
 
 
-def _step(tree: Tree) -> PlanStep:
+def _step(tree: Tree, source: str, file: str | None) -> PlanStep:
     from lark import Tree
 
     time = duration = None
     names: list[str] = []
     for child in tree.children:
         if isinstance(child, Tree) and child.data == "time":
-            time = _number(child.children[0])
+            tok = child.children[0]
+            time = _number(str(tok), source, file, tok.line, tok.column)
         elif isinstance(child, Tree) and child.data == "duration":
-            duration = _number(child.children[0])
+            tok = child.children[0]
+            duration = _number(str(tok), source, file, tok.line, tok.column)
         else:
             names.append(str(child).lower())
     first = tree.children[0]
@@ -130,16 +135,19 @@ def _annotation(comment: Token | _Comment, text: str, file: str | None, fields: 
                          "undetermined", text, file, comment.line, comment.column)
         fields["status"] = value
         return
+
+    def value(literal: str) -> Fraction:
+        return _number(literal, text, file, comment.line, comment.column)
+
     m = _TRAILER.match(body)
     if m:
-        fields["trailer_cost"] = Fraction(m.group(1).rstrip(".") or "0")
+        fields["trailer_cost"] = value(m.group(1))
         return
     m = _COST.match(body)
     if m:
         matches = [_COST_ITEM.match(part) for part in m.group(1).split()]
         if all(matches):  # anything else is an ordinary comment
-            fields["cost"] = tuple((i.group(1).lower(), Fraction(i.group(2).rstrip(".")))
-                                   for i in matches)
+            fields["cost"] = tuple((i.group(1).lower(), value(i.group(2))) for i in matches)
 
 
 def _fast_lines(text: str, file: str | None, steps: list[PlanStep], fields: dict) -> bool:
@@ -156,8 +164,11 @@ def _fast_lines(text: str, file: str | None, steps: list[PlanStep], fields: dict
         time, names, duration, comment = m.groups()
         if names is not None:
             action, *args = names.lower().split()
-            steps.append(PlanStep(action, tuple(args), None if time is None else _number(time),
-                                  None if duration is None else _number(duration), number))
+            steps.append(PlanStep(
+                action, tuple(args),
+                None if time is None else _number(time, text, file, number, m.start(1) + 1),
+                None if duration is None else _number(duration, text, file, number, m.start(3) + 1),
+                number))
         if comment is not None:
             _annotation(_Comment(comment, number, m.start(4) + 1), text, file, fields)
     return True
@@ -168,6 +179,7 @@ def parse_plan(text: str, file: str | None = None) -> Plan:
     text = text.removeprefix("\ufeff")  # a byte-order mark, which VAL ignores
     if not text.endswith("\n"):
         text += "\n"
+    check_source(text, file, "plan", nesting=False)
     steps: list[PlanStep] = []
     fields: dict = {}
     if not _fast_lines(text, file, steps, fields):
@@ -190,7 +202,7 @@ def _grammar_lines(text: str, file: str | None, steps: list[PlanStep], fields: d
     for line in tree.children:
         for child in line.children:
             if isinstance(child, Tree):
-                steps.append(_step(child))
+                steps.append(_step(child, text, file))
             else:
                 _annotation(child, text, file, fields)
 
@@ -198,7 +210,7 @@ def _grammar_lines(text: str, file: str | None, steps: list[PlanStep], fields: d
 def read_plan(path: str | Path) -> Plan:
     """Read and parse the plan file at `path`."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig", errors="replace")
+        text = read_source(path)
     except OSError as exc:
         raise InputError(f"cannot read plan file: {exc.strerror or exc}",
                          Location(str(path))) from None

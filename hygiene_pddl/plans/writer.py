@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from hygiene_pddl.decimals import decimal_literal, fixed_text
+
 from .model import Plan, PlanStep
 
 
@@ -11,26 +13,11 @@ def format_decimal(value: Fraction, decimals: int | None = None) -> str:
     """Exact decimal text of `value`, or rounded to `decimals` places (always when the
     fraction has no finite decimal expansion; 6 places then unless told otherwise)."""
     if decimals is None:
-        den = value.denominator
-        for p in (2, 5):
-            while den % p == 0:
-                den //= p
-        if den == 1:
-            exact = 0
-            while (value * 10**exact).denominator != 1:
-                exact += 1
-            return _fixed(value, exact)
-        decimals = 6
-    return _fixed(value, decimals)
-
-
-def _fixed(value: Fraction, places: int) -> str:
-    scaled = round(value * 10**places)
-    sign = "-" if scaled < 0 else ""
-    digits = str(abs(scaled)).rjust(places + 1, "0")
-    if places == 0:
-        return sign + digits
-    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+        try:
+            return decimal_literal(value)
+        except ValueError:
+            decimals = 6
+    return fixed_text(value, decimals)
 
 
 def format_step(step: PlanStep, decimals: int | None = None) -> str:

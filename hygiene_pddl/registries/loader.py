@@ -13,10 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from hygiene_pddl.costs import DIMENSIONS, Profile
 from hygiene_pddl.errors import RegistryError
+from hygiene_pddl.lexical import TEMPORAL_WORDS, VAL_KEYWORDS
 from hygiene_pddl.literals import Literal, parse_literal
 from hygiene_pddl.registries.model import (
     ROLES,
@@ -36,7 +35,7 @@ from hygiene_pddl.registries.model import (
     TreatmentUse,
     Update,
 )
-from hygiene_pddl.yamlpos import PositionedDocument
+from hygiene_pddl.yamlpos import PositionedDocument, StrictValidator
 
 DATA_DIR = Path(__file__).parent / "data"
 SCHEMA_DIR = Path(__file__).parent.parent / "schemas"
@@ -59,23 +58,24 @@ class _Ctx:
 
 
 def _validate_schema(doc: PositionedDocument, name: str) -> None:
-    validator = jsonschema.Draft202012Validator(_schema(name))
+    _validate(doc, _schema(name))
+
+
+def _validate_object_types(doc: PositionedDocument) -> None:
+    """An object-type catalogue file: a mapping of names to task_sources.yaml's object-type schema."""
+    _validate(doc, _schema("task_sources")["properties"]["object_types"])
+
+
+def _validate(doc: PositionedDocument, schema: Mapping[str, Any]) -> None:
+    validator = StrictValidator(schema)
     errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         err = errors[0]
         path = list(err.absolute_path)
         raise RegistryError(f"{err.message} (schema: {err.validator} {err.validator_value!r})"
                             if err.validator not in ("required", "additionalProperties", "enum", "type")
-                            else err.message, doc.location(path))
-
-
-def _validate_object_types(doc: PositionedDocument) -> None:
-    """An object-type catalogue file: a mapping of names to task_sources.yaml's object-type schema."""
-    schema = _schema("task_sources")["properties"]["object_types"]
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
-    if errors:
-        raise RegistryError(errors[0].message, doc.location(list(errors[0].absolute_path)))
+                            else err.message + doc.reading_hint(path), doc.location(path))
+    doc.check_magnitudes()
 
 
 def _literals(ctx: _Ctx, path: list, items: Sequence[str], params: set[str], preds: Mapping) -> tuple:
@@ -236,6 +236,15 @@ def _amounts(ctx: _Ctx, path: list, amounts: Mapping[str, int], allowed: Sequenc
     return tuple(sorted(amounts.items()))
 
 
+def _not_keywords(ctx: _Ctx, data: Mapping, keys: Sequence[str], words: frozenset[str]) -> None:
+    """Names that the compiler writes into PDDL must not read as keywords there (VAL's lexer)."""
+    for key in keys:
+        for name in data[key]:
+            if name in words:
+                raise ctx.fail([key, name], f"{name!r} is a PDDL keyword (or part of one, as in `at start`); "
+                                            f"it cannot name one of the {key}")
+
+
 #: Environment variable naming the registry folder every command uses when none is given (``--data DIR`` sets it,
 #: so that bench workers and other child processes see the same registries).
 DATA_ENV = "HYGIENE_PDDL_DATA"
@@ -270,6 +279,7 @@ def _load(data_dir: Path) -> Registries:
     materials = tuple(hyg["materials"])
     mats_ok = set(materials) | {WILDCARD}
     sources = hyg["sources"]
+    _not_keywords(hc, hyg, ("hazards", "treatments"), VAL_KEYWORDS | TEMPORAL_WORDS)  # constants in atoms
     hazards: dict[str, Hazard] = {}
     for name, h in hyg["hazards"].items():
         for i, pair in enumerate(h["transfers"]):
@@ -312,6 +322,7 @@ def _load(data_dir: Path) -> Registries:
             raise ac.fail(["robot", "parts", p, "material"], f"unknown material {m!r}")
     part_names = {p for p, _ in parts}
     preds = {k: tuple(v) for k, v in act["predicates"].items()}
+    _not_keywords(ac, act, ("predicates", "actions"), VAL_KEYWORDS)  # written into PDDL as they are
     covers = []
     for p, v in act["robot"]["parts"].items():
         if ("covers" in v) != ("while" in v):

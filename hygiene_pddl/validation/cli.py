@@ -174,7 +174,10 @@ def _render(args: argparse.Namespace, outcome: Outcome, instance: tuple | None, 
         return outcome.code, f"{head}error: {outcome.error.splitlines()[0] if outcome.error else ''}"
     try:
         levels = _instance_level(args, outcome, instance) if instance is not None else None
-    except InputError as exc:
+    except InputError as exc:  # the instance-level reading (plan, instance, --gantt target)
+        if single and not args.json:  # one message on stderr, as for the PDDL level's errors
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT, ""
         bad = Outcome(outcome.job, EXIT_BAD_INPUT, error=str(exc))
         return _render(args, bad, None, single)
     except Exception as exc:  # the one place that turns bugs into exit 3
@@ -220,9 +223,12 @@ def _instance_level(args: argparse.Namespace, outcome: Outcome, instance: tuple)
     plan = read_plan(outcome.job.plan)
     both = BothLevels.evaluate(reg, inst, plan, outcome.result, ref, args.tolerance, outcome.job.plan)
     if args.gantt:
+        from hygiene_pddl.outputs import writing
         from hygiene_pddl.validation.gantt import draw_gantt
 
-        draw_gantt(both.report, args.gantt)
+        with writing(args.gantt, "--gantt") as target:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            draw_gantt(both.report, target)
     return both
 
 

@@ -13,6 +13,7 @@ from fractions import Fraction
 from compiler.problem import DEADLINE_SLACK
 from compiler.steps import InapplicableStep, StepMapper
 from hygiene_pddl.costs import SUMMED, CostVector
+from hygiene_pddl.decimals import rounded_text
 from hygiene_pddl.errors import InputError, Location
 from hygiene_pddl.hygiene import chain_text
 from hygiene_pddl.instances.model import HistoryRecord, Instance, Reference
@@ -23,7 +24,7 @@ from hygiene_pddl.registries.model import ActionSchema
 from hygiene_pddl.replay import PhysicalInconsistency, World, happening_fluents, run_history
 from hygiene_pddl.validation.declared import Declaration, check_running_history, declaration_problem, split_finish
 
-from .pddl_level.numeric import decimal_text
+from .pddl_level.numeric import atof, decimal_text
 from .pddl_level.result import number_json
 from .pddl_level.timeline import merge_times
 
@@ -77,9 +78,7 @@ class InstanceReport:
 def fmt(t: Fraction) -> str:
     """A time for people: integer or three decimals (more when three would hide the difference)."""
     t = Fraction(t)
-    if t.denominator == 1:
-        return str(t.numerator)
-    text = f"{float(t):.3f}"
+    text = rounded_text(t)
     return text if Fraction(text) == t else decimal_text(t)
 
 
@@ -168,22 +167,16 @@ def _with_declaration(report: InstanceReport, declared: Declaration | None, prob
 def _plan_steps(mapper: StepMapper, reg: Registries, plan: Plan, t0: int, plan_file: str | None) -> list[_Step]:
     """The plan's steps in registry terms; untimed steps run at 1, 2, 3, ... as VAL runs them."""
     steps: list[_Step] = []
-    default = 1
-    for i, s in enumerate(plan.steps):
+    for i, (s, rel) in enumerate(zip(plan.steps, plan.start_times(), strict=True)):
         where = Location(plan_file, s.line)
         inapplicable = ""
         try:
             name, args = mapper.from_pddl(s.action, s.args, where)
         except InapplicableStep as exc:  # well-typed, so VAL executes it and its precondition fails
             name, args, inapplicable = exc.action, exc.args, exc.message
-        if s.time is None:
-            rel = Fraction(default)
-            default += 1
-        else:
-            rel = s.time
         duration = s.duration if s.duration is not None else Fraction(0)
         steps.append(_Step(i, reg.actions[name], args, t0 + rel, duration, f"step {i + 1} {s.text()}",
-                           float(rel), float(rel) + float(duration), inapplicable))
+                           atof(rel), atof(rel) + atof(duration), inapplicable))
     return steps
 
 
@@ -241,7 +234,7 @@ class _Continuation:
                                 "decision time: executed actions are fixed)", st, st.start,
                                 f"start {st.label} at 0 or later")
             want = float(st.schema.duration)
-            got = float(st.duration)
+            got = atof(st.duration)
             if not (got - want if got > want else want - got) < tol:  # VAL: |d - D| < tol, in doubles
                 raise self.fail(Problem.DURATION, f"{st.label} lasts {fmt(st.duration)}, the registry says "
                                 f"{st.schema.duration}", st, st.start,

@@ -51,7 +51,7 @@ def test_empty_file_is_an_empty_plan():
 @pytest.mark.parametrize("text, line, column, expected", [
     ("0: (a b", 1, 8, "')'"),
     ("(a)\n0: a b)", 2, 4, "'('"),
-    ("(a) (b)", 1, 5, "end of line"),
+    ("(a) b", 1, 5, "end of line"),
     ("0: (a) [x]", 1, 9, "a time or duration"),
     ("0 (a)", 1, 3, "':'"),
     ("(1a)", 1, 2, "an action or object name"),

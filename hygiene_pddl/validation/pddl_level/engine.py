@@ -62,14 +62,8 @@ class Engine:
     # ---- building ----------------------------------------------------------------------
     def events(self, plan: Plan, file: str | None = None) -> list[Event]:
         out: list[Event] = []
-        default = 1
-        for index, step in enumerate(plan.steps):
+        for index, (step, exact) in enumerate(zip(plan.steps, plan.start_times(), strict=True)):
             op, binding = self.world.resolve(step, index, file)
-            if step.time is None:
-                exact = Fraction(default)
-                default += 1
-            else:
-                exact = step.time
             t = self.arith.num(exact)
             label = step.text()
             shape = self.shapes.of(op)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from hygiene_pddl.decimals import rounded_text
+
 Num = float | Fraction
 
 
@@ -18,6 +20,14 @@ class UndefinedValue(Exception):
     def __init__(self, key: tuple):
         super().__init__(key)
         self.key = key
+
+
+def atof(value: Fraction | int) -> float:
+    """The nearest double, as VAL's ``atof`` reads a literal: beyond a double's range, ±inf (HUGE_VAL)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 class Arith:
@@ -30,7 +40,7 @@ class Arith:
         self.mode = mode
 
     def num(self, value: Fraction | int) -> Num:
-        return Fraction(value) if self.exact else float(value)
+        return Fraction(value) if self.exact else atof(value)
 
     def div(self, a: Num, b: Num) -> Num:
         if b == 0:
@@ -66,5 +76,8 @@ def decimal_text(value: Fraction | None) -> str:
         return "undefined"
     if value.denominator == 1:
         return str(value.numerator)
-    text = f"{float(value):.6f}".rstrip("0").rstrip(".")
-    return text if Fraction(text) == value else f"{float(value):.6g}"
+    try:
+        text = f"{float(value):.6f}".rstrip("0").rstrip(".")
+        return text if Fraction(text) == value else f"{float(value):.6g}"
+    except OverflowError:  # beyond a double
+        return rounded_text(value, 6)

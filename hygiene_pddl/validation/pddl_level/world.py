@@ -36,6 +36,7 @@ class World:
             self.object_types[o.name] = o.types
         self._ancestor_cache: dict[str, frozenset[str]] = {}
         self._members: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._is_a: dict[tuple[str, tuple[str, ...]], bool] = {}  # plan steps repeat objects and types
         self.init_facts, self.init_fluents, self.tils = self._initial_state()
         self._changing: tuple[set[str], set[str]] | None = None
 
@@ -86,10 +87,13 @@ class World:
 
     def is_a(self, obj: str, types: tuple[str, ...]) -> bool:
         """True when object `obj` belongs to one of `types` (``either``)."""
-        own = self.object_types.get(obj)
-        if own is None:
-            return False
-        return any(t in self.ancestors(o) for o in own for t in types)
+        key = (obj, types)
+        known = self._is_a.get(key)
+        if known is None:
+            own = self.object_types.get(obj)
+            known = own is not None and any(t in self.ancestors(o) for o in own for t in types)
+            self._is_a[key] = known
+        return known
 
     def members(self, types: tuple[str, ...]) -> tuple[str, ...]:
         """Objects and constants of `types`, in declaration order."""
