@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test fuzz lint clean
+.PHONY: venv demo test test-full fuzz lint clean
 
 $(STAMP): setup.cfg pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2 tests
+
+# Expensive per-instance tests over one instance of every family (make test samples every 12th family)
+test-full: $(STAMP)
+	HYGIENE_TEST_ALL_FAMILIES=1 $(PY) -m pytest -q -n 2 tests
 
 # The fuzzing suite run long (make test runs a few cases per target): make fuzz FUZZ_SECONDS=600
 FUZZ_SECONDS ?= 600

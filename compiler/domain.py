@@ -292,7 +292,7 @@ def _candidates(reg: Registries, fd: FamilyDomain, forms, flavor: str) -> tuple[
     if flavor == "temporal":
         own |= {"idle": "(idle ?g - gripper)", "appliance-free": "(appliance-free ?s - thing)", "in-time": "(in-time)"}
         own |= {f"free-{legal(c)}": f"(free-{legal(c)})" for c in fd.capacities}
-        for pred, positive in kept(reg, fd):
+        for pred, positive in sorted(kept(reg, fd)):
             args = " ".join(f"?x{i} - {PDDL_TYPE[k]}" for i, k in enumerate(kinds[pred]))
             own[keep_predicate(pred, positive)] = f"({keep_predicate(pred, positive)} {args})"
         own |= ticks.PREDICATES

@@ -6,6 +6,7 @@ history, and the instance-level evaluator feeds it the same history followed by 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -408,13 +409,18 @@ def time_value(t: Time) -> int | str:
 
 
 def happening_fluents(schema: ActionSchema, args: tuple[str, ...], world: World, phase: str,
-                      overall: bool = True) -> tuple[set, set]:
+                      overall: bool = True, fired: bool = False) -> tuple[set, set]:
     """(reads, writes) of one happening: facts, carriers and resources; two coinciding happenings interfere when
     one writes what the other reads or writes (the mutex check, epsilon ordering, skeleton deordering).
     ``overall=False`` leaves the over-all conditions out of the reads, as VAL's mutex rule does.
 
     Guards and quantified contacts and treatments count with every binding they could have (their guard atoms are
-    read, their carriers read and written), so the answer does not depend on the state."""
+    read, their carriers read and written), so the answer does not depend on the state. ``fired=True`` (the
+    validator, in the happening's pre-state) is VAL's rule instead: a contact or treatment writes only the
+    contamination literals it changes in ``world`` (the PDDL's conditional effects that fire) and reads those of
+    both carriers."""
+    if fired:
+        return _fired_fluents(schema, args, world, phase, overall)
     binding = dict(zip(schema.param_names, args, strict=True))
     conds = schema.cond_start if phase == "start" else schema.cond_end
     effs = schema.eff_start if phase == "start" else schema.eff_end
@@ -442,6 +448,33 @@ def happening_fluents(schema: ActionSchema, args: tuple[str, ...], world: World,
     writes |= {("load", a[2]) for a in writes if a[0] in counted}
     res = set(world.resources_of(schema, binding))
     return reads | res, writes | res
+
+
+def _fired_fluents(schema: ActionSchema, args: tuple[str, ...], world: World, phase: str,
+                   overall: bool) -> tuple[set, set]:
+    plain = dataclasses.replace(schema, contacts=(), treats=())
+    reads, writes = happening_fluents(plain, args, world, phase, overall)
+    binding = dict(zip(schema.param_names, args, strict=True))
+    hazards = world.rules.hazards
+    for c in schema.contacts:
+        if c.when != phase:
+            continue
+        for b in world.bindings(c.forall, binding):
+            reads |= {_fluent_atom(world, lit.ground(b)) for lit in c.guard}
+            a, z = world.rules.ground(c.a, b), world.rules.ground(c.b, b)
+            reads |= {("contaminated", *x, h) for x in (a, z) for h in hazards}
+            if world.guard_holds(c.guard, b):
+                carried = {x: world.contamination.get(x, {}).keys() for x in (a, z)}
+                writes |= {("contaminated", *t.target, t.hazard) for t in world.rules.transfers(carried, a, z)}
+    for t in schema.treats:
+        if t.when != phase:
+            continue
+        for b in world.bindings(t.forall, binding):
+            reads |= {_fluent_atom(world, lit.ground(b)) for lit in t.guard}
+            if world.guard_holds(t.guard, b):
+                writes |= {("contaminated", *c, h) for c in world.rules.ground_all(t.target, b)
+                           for h in world.contamination.get(c, {}) if world.rules.removes(t.treatment, c, h)}
+    return reads, writes
 
 
 def _fluent_atom(world: World, lit: Literal) -> Atom:

@@ -60,8 +60,9 @@ def declaration_problem(decl: Declaration, ends: list[tuple[str, Fraction, Fract
                         tolerance: Fraction) -> str | None:
     """What is wrong with a declaration given every continuation step (label, start, end), relative times."""
     margin = tolerance / 10
-    for label, _start, end in ends:
-        if end >= decl.time - margin:
+    for label, start, end in ends:
+        # VAL's doubles decide whether the end and the declaration are one happening (as for every other pair)
+        if not float(decl.time) > float(start) + float(end - start) + float(margin):
             return (f"{label} ends at {end}, not before (finish tu{decl.makespan}) at {decl.time}: nothing starts "
                     "or ends in or after the happening that declares the plan's end")
     last = max((end for _, _, end in ends), default=None)

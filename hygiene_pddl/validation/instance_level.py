@@ -293,9 +293,10 @@ class _Continuation:
     def _fluents(self, m: _Member) -> tuple[set, set]:
         """(reads, writes) for VAL's mutex rule: conditions at that point (not over-all ones) and effects."""
         if m.step is not None:
-            return happening_fluents(m.step.schema, m.step.args, self.world, m.kind, overall=False)
+            return happening_fluents(m.step.schema, m.step.args, self.world, m.kind, overall=False, fired=True)
         if m.record is not None:  # a timed literal has effects only
-            return set(), happening_fluents(self.reg.actions[m.record.name], m.record.args, self.world, "end")[1]
+            return set(), happening_fluents(self.reg.actions[m.record.name], m.record.args, self.world, "end",
+                                            fired=True)[1]
         return set(), set()
 
     def _describe(self, m: _Member) -> str:

@@ -182,15 +182,16 @@ CASES += [
                                             (1, "spray", ("right", "spray", "counter")), (2, "dwell", ("counter",)),
                                             (0, "pick", ("left", "apple", "skin", "table")),
                                             (4, "place", ("left", "apple", "counter"))]}),
-    # treatments of every region (?o.*): rinse at the end; replace-item renews at its start, then the pad grasps
-    Case("v2-rinse-or-replace", {"apple": "apple", "counter": "counter", "plate": "plate"},
+    # treatments of every region (?o.*): rinse at the end; fetch-spare renews at its start, then the pad grasps
+    Case("v2-rinse-or-replace", {"apple": "apple", "counter": "counter", "plate": "plate", "bin": "waste_bin"},
          _hands("(at apple counter)", "(at plate counter)"), ["(at apple plate)", "(safe apple)"],
-         ["pick", "place", "rinse-item", "replace-item"], ["soil"], sources=[("apple", "skin", "soil")],
+         ["pick", "place", "rinse-item", "discard", "fetch-spare"], ["soil"], sources=[("apple", "skin", "soil")],
          stocks={"water": 1, "spare_items": 1},
          schedule=[(0, "pick", ("right", "apple", "skin", "counter")), (1, "rinse-item", ("right", "apple")),
                    (2, "place", ("right", "apple", "plate"))],
          variants={"replace": [(0, "pick", ("right", "apple", "skin", "counter")),
-                               (1, "replace-item", ("right", "apple")), (3, "place", ("right", "apple", "plate"))],
+                               (1, "discard", ("right", "apple", "bin")), (2, "fetch-spare", ("right", "apple")),
+                               (3, "place", ("right", "apple", "plate"))],
                    "neither": [(0, "pick", ("right", "apple", "skin", "counter")),
                                (1, "place", ("right", "apple", "plate"))]}),
     # makespan before a later dimension: whole TU (ticks and (finish tuK))

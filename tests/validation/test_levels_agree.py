@@ -36,7 +36,8 @@ def mutants(plan):
     out = [("original", steps)]
     for k, s in enumerate(steps):
         out.append((f"drop{k}", steps[:k] + steps[k + 1:]))
-        out.append((f"duration{k}", steps[:k] + [replace(s, duration=s.duration + 1)] + steps[k + 1:]))
+        if s.duration is not None:  # not the instantaneous (finish tuK) that declares the makespan
+            out.append((f"duration{k}", steps[:k] + [replace(s, duration=s.duration + 1)] + steps[k + 1:]))
         out.append((f"late{k}", steps[:k] + [replace(s, time=s.time + 5)] + steps[k + 1:]))
         swapped = tuple({"left": "right", "right": "left", "left-pad": "right-pad",
                          "right-pad": "left-pad"}.get(a, a) for a in s.args)
@@ -47,7 +48,7 @@ def mutants(plan):
                 out.append((f"onlygripper{k}", steps[:k] + [replace(s, args=only)] + steps[k + 1:]))
         if k:
             prev = steps[k - 1]
-            prev_end = prev.time + prev.duration
+            prev_end = prev.time + (prev.duration or 0)
             shift = {"overlap": prev.time, "at_end": prev_end, "end_eps": prev_end + EPS,
                      "end_half_eps": prev_end + EPS / 2}
             # VAL's doubles decide these: 3.01 + 0.001 is not 3.011 (issue 16)

@@ -58,6 +58,7 @@ def test_over_all_conditions_hold_on_the_open_interval():
 9.000: (add-while-cooking left marshmallows pot marshmallows-contents pot-inside) [1.000]
 10.010: (pick right pot pot-handle stove right-pad) [1.000]
 11.020: (pour right pot mug pot-inside mug-inside) [2.000]
+13.030: (finish tu13)
 """
     inst = load_instance(COCOA, REG)
     assert _levels(ROOT / "domains" / "hot_cocoa.pddl", COCOA.with_suffix(".pddl"), inst, text)[:2] == (True, True)
@@ -92,32 +93,35 @@ def cooking(tmp_path_factory):
     return folder, inst
 
 
-# VAL puts the pour and the literal in one happening and reads the pour's (cooked pot) before it: invalid
-# at 6.9995, 7 and 7.0005; valid from 7.0011 on.
-@pytest.mark.parametrize("pour, val", [("6.9995", False), ("7", False), ("7.0005", False), ("7.0011", True),
+# The running cook keeps the pot on the stove until its end, the timed literal at 7 that deletes (keep-at pot
+# stove). VAL puts a pick of the pot and the literal in one happening and reads the pick's (not (keep-at pot
+# stove)) before it: invalid at 6.9995, 7 and 7.0005; valid from 7.0011 on.
+@pytest.mark.parametrize("pick, val", [("6.9995", False), ("7", False), ("7.0005", False), ("7.0011", True),
                                        ("7.01", True)])
-def test_a_timed_literal_is_a_happening_of_its_own(cooking, pour, val):
+def test_a_timed_literal_is_a_happening_of_its_own(cooking, pick, val):
     folder, inst = cooking
+    pour = Fraction(pick) + Fraction(101, 100)
     text = f"""0: (pick left marshmallows marshmallows-bag counter left-pad) [1]
 1.01: (add-while-cooking left marshmallows pot marshmallows-contents pot-inside) [1]
-5: (pick right pot pot-handle stove right-pad) [1]
-{pour}: (pour right pot mug pot-inside mug-inside) [2]
+{pick}: (pick right pot pot-handle stove right-pad) [1]
+{float(pour)}: (pour right pot mug pot-inside mug-inside) [2]
+{float(pour + 2) + 0.01}: (finish tu10)
 """
     pddl, instance, report = _levels(folder / "d.pddl", folder / "p.pddl", inst, text)
     assert (pddl, instance) == (val, val)
-    if not val:
-        assert report.findings[0].problem is Problem.MUTEX and "timed literal" in report.findings[0].message
+    if not val:  # the instance level: the running cook's over-all condition, read in the literal's happening
+        assert report.findings[0].problem is Problem.CONDITION and "running until" in report.findings[0].message
 
 
 def test_plan_writer_puts_a_dependent_step_epsilon_after_the_literal(cooking):
     folder, inst = cooking
     steps = [ChosenStep(0, "pick", ("left", "marshmallows", "bag", "counter"), 1, 0),
              ChosenStep(1, "add-while-cooking", ("left", "marshmallows", "pot"), 1, 1),
-             ChosenStep(5, "pick", ("right", "pot", "handle", "stove"), 1, 2),
-             ChosenStep(7, "pour", ("right", "pot", "mug"), 2, 3)]
+             ChosenStep(7, "pick", ("right", "pot", "handle", "stove"), 1, 2),
+             ChosenStep(8, "pour", ("right", "pot", "mug"), 2, 3)]
     plan = parse_plan(plan_text(REG, inst, steps, "test", None))
-    pour = next(s for s in plan.steps if s.action == "pour")
-    assert pour.time == Fraction(701, 100)
+    pick = next(s for s in plan.steps if s.action == "pick" and s.args[0] == "right")
+    assert pick.time == Fraction(701, 100)
     pddl = PddlValidator(read_domain(folder / "d.pddl"), read_problem(folder / "p.pddl")).validate(plan)
     assert pddl.valid and evaluate_plan(REG, inst, plan).valid
 
