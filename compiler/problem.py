@@ -436,6 +436,7 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
         metric = "minimize (total-cost)"
         comments.append("action costs: lexicographic weights of the non-time dimensions in profile order, "
                         "then one unit per action; split processes count at their -start")
+        comments += classical_drops(state.horizon - inst.decision_time)
         running = [a for a in fd.actions if f"{RUNNING_PREFIX}{a.name}" in init.preds]
         if running:
             comments.append("processes split into -start/-end (every started one must end): " +
@@ -456,3 +457,11 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
                        metric, comments)
     return view, names, bounds
 
+
+def classical_drops(time_left: int) -> list[str]:
+    """What every classical flavour leaves out of the temporal problem, and why (its header says it)."""
+    return [f"dropped: the deadline (every action ends by t+{time_left}): classical planning has no clock, so a "
+            "plan found here may run past it; schedule and check it with `hygiene-pddl plan --planner fd-cpsat` "
+            "or `hygiene-pddl validate ... --instance`",
+            "dropped: durations and concurrency (actions are instantaneous and sequential), and with them the "
+            "makespan and active-robot-time dimensions of the costs"]

@@ -163,11 +163,7 @@ def _classical_drops(reg: Registries, inst: Instance) -> list[str]:
     state = replay(inst, reg)
     view, _, _ = build_problem(reg, inst, state, "temporal")
     timed = len(view.tils) - 1  # the last one ends the deadline
-    drops = [f"dropped: the deadline (every action ends by t+{state.horizon - inst.decision_time}): classical "
-             "planning has no clock, so a plan found here may run past it; schedule and check it with "
-             "`hygiene-pddl plan --planner fd-cpsat` or `hygiene-pddl validate ... --instance`",
-             "dropped: durations and concurrency (actions are instantaneous and sequential), and with them the "
-             "makespan and active-robot-time dimensions of the costs"]
+    drops: list[str] = []  # the deadline and durations: compiler.problem.classical_drops, in every classical file
     if timed:
         drops.append(f"dropped: {timed} timed initial literal(s) (a gripper or appliance still busy, a history "
                      "process that ends after t)")
