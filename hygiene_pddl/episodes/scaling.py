@@ -46,6 +46,8 @@ def scaled_instance_data(data: dict, copies: int) -> dict:
             out["initial"]["hazards"] += [{**h, "carrier": [twin, h["carrier"][1]]}
                                           for h in data["initial"]["hazards"] if h["carrier"][0] == item]
             out["goals"].append(atom_text(("at", twin, place)))
+            if atom_text(("safe", item)) in data["goals"]:  # format 2 states the safe delivery of each copy too
+                out["goals"].append(atom_text(("safe", twin)))
     for key in ("initial", "observations"):
         out[key]["facts"] = sorted(set(out[key]["facts"]))
     out["objects"] = dict(sorted(out["objects"].items()))
