@@ -30,11 +30,12 @@ def test_one_copy_is_the_instance():
 def test_copies_of_the_delivered_item():
     data = scaled_instance_data(SPOON, 3)
     assert data["id"] == "spoon_fruit-wash_then_touch-water_first-x3"
-    assert data["goals"] == ["(at apple plate)", "(at apple2 plate)", "(at apple3 plate)"]
+    assert data["goals"] == ["(at apple plate)", "(safe apple)", "(at apple2 plate)", "(safe apple2)",
+                             "(at apple3 plate)", "(safe apple3)"]
     assert data["objects"]["apple3"] == "apple"
     assert "(at apple2 counter)" in data["initial"]["facts"] and "(at apple3 counter)" in data["observations"]["facts"]
     assert data["horizon"] == SPOON["horizon"] + 8
-    assert SPOON["goals"] == ["(at apple plate)"]  # the input is left alone
+    assert SPOON["goals"] == ["(at apple plate)", "(safe apple)"]  # the input is left alone
 
 
 def test_scaled_plan_is_longer_and_valid_at_both_levels(tmp_path):
@@ -59,7 +60,8 @@ def test_scaled_instances_load_and_keep_the_hygiene_state(path, copies):
     data = json.loads(path.read_text())
     scaled = scaled_instance_data(data, copies)
     assert scaled == scaled_instance_data(data, copies)  # deterministic
-    assert len(scaled["goals"]) == len(data["goals"]) + (copies - 1) * len(delivered_items(data))
+    safe = [i for i, _ in delivered_items(data) if f"(safe {i})" in data["goals"]]  # format 2: each copy too
+    assert len(scaled["goals"]) == len(data["goals"]) + (copies - 1) * (len(delivered_items(data)) + len(safe))
     base, inst = instance_from_data(data, REG), instance_from_data(scaled, REG)
     before, after = replay(base, REG).carried(), replay(inst, REG).carried()
     assert {c: hs for c, hs in after.items() if c[0] in dict(base.objects) or c[0] in REG.grippers} == before
@@ -74,7 +76,7 @@ def test_scale_command_writes_a_task_that_compiles(tmp_path, capsys):
     src = PROBLEMS / "spoon_fruit" / "spoon_fruit-wash_then_touch-water_first.json"
     assert main(["scale", str(src), "--copies", "3", "-o", str(out)]) == 0
     assert "spoon_fruit-wash_then_touch-water_first-x3" in capsys.readouterr().out
-    assert load_instance(out, REG).goals[-1] == ("at", "apple3", "plate")
+    assert load_instance(out, REG).goals[-2:] == (("at", "apple3", "plate"), ("safe", "apple3"))
     assert main(["compile", str(out), "-o", str(tmp_path / "pddl")]) == 0
     problem = read_problem(tmp_path / "pddl" / "problem.pddl")
     assert {"apple2", "apple3"} <= {o.name for o in problem.objects}

@@ -52,15 +52,28 @@ def test_witness_plan_meets_the_hand_optimum(reg, key):
 
 
 def test_a_dirty_cloth_recontaminates_what_it_wipes(reg):
-    # table first, no treatment of the cloth: its soil lands on the worktop and stays (deletes before adds)
+    # the chicken cloth, untreated: its bacteria land on both surfaces (wiping lifts soil and peanut, not microbes)
     out = _run(reg, "wipe_two_surfaces-water_first", [
         (0, "pick", ["left", "cloth", "corner", "sink"]), (1, "wipe", ["left", "cloth", "kitchen_table"]),
         (3, "wipe", ["left", "cloth", "worktop"]), (0, "pick", ["right", "loaf", "crust", "shelf"]),
         (2, "place", ["right", "loaf", "kitchen_table"]), (3, "pick", ["right", "carrot", "skin", "shelf"]),
-        (5, "place", ["right", "carrot", "worktop"])])
-    assert out.world.hazards_on(("worktop", "top")) == {"soil"}
-    assert out.world.hazards_on(("cloth", "face")) == {"soil", "peanut_allergen"}
-    assert [(v.carrier, v.hazard) for v in out.new_violations] == [(("carrot", "skin"), "soil")]
+        (4, "place", ["right", "carrot", "worktop"])])
+    assert out.world.hazards_on(("worktop", "top")) == {"raw_meat_bacteria"}
+    assert out.world.hazards_on(("kitchen_table", "top")) == {"raw_meat_bacteria"}
+    assert out.world.hazards_on(("cloth", "face")) == {"soil", "peanut_allergen", "raw_meat_bacteria"}
+    assert sorted((v.carrier, v.hazard) for v in out.new_violations) == [
+        (("carrot", "skin"), "raw_meat_bacteria"), (("loaf", "crust"), "raw_meat_bacteria")]
+
+
+def test_a_smeared_surface_does_not_end_clean(reg):
+    # the anomaly the certifier once found: smearing the worktop with the cloth before wiping it must not help
+    out = _run(reg, "wipe_two_surfaces-water_first", [
+        (0, "pick", ["left", "cloth", "corner", "sink"]), (1, "wipe", ["left", "cloth", "kitchen_table"]),
+        (3, "place", ["left", "cloth", "worktop"]), (4, "pick", ["left", "cloth", "corner", "worktop"]),
+        (5, "wipe", ["left", "cloth", "worktop"]), (0, "pick", ["right", "loaf", "crust", "shelf"]),
+        (2, "place", ["right", "loaf", "kitchen_table"]), (3, "pick", ["right", "carrot", "skin", "shelf"]),
+        (6, "place", ["right", "carrot", "worktop"])])
+    assert ("carrot", "skin") in {v.carrier for v in out.new_violations}
 
 
 def test_worktop_first_leaves_peanut_on_the_wooden_table(reg):
