@@ -71,7 +71,7 @@ def washer_cycle(reg: Registries, profile: str = "water_first") -> Instance:
                     facts=[*EMPTY, "(at shirt hamper)", "(at towel hamper)", "(closed washer)"],
                     goals=["(safe shirt)", "(safe towel)"],
                     actions=["pick", "open", "close", "load", "run-hot", "run-eco"], hazards=["soil"],
-                    sources=[("shirt", "body", "soil"), ("towel", "pile", "soil")],
+                    sources=[("shirt", "fabric", "soil"), ("towel", "fabric", "soil")],
                     stocks={"water": 8, "cleaning_agent": 2}, time_left=16, profile=profile)
 
 
@@ -93,10 +93,10 @@ def cycle_running(reg: Registries) -> Instance:
                     facts=[*EMPTY, "(at shirt hamper)", "(closed washer)", "(dry shirt)"],
                     goals=["(at shirt rack)", "(safe shirt)"],
                     actions=["pick", "open", "close", "load", "unload", "put", "run-hot"], hazards=["soil"],
-                    sources=[("shirt", "body", "soil")], stocks={"water": 8, "cleaning_agent": 2},
+                    sources=[("shirt", "fabric", "soil")], stocks={"water": 8, "cleaning_agent": 2},
                     decision_time=6, time_left=9,
                     history=[{"kind": "action", "name": "open", "args": ["left", "washer"], "start": 0, "duration": 1},
-                             {"kind": "action", "name": "pick", "args": ["right", "shirt", "collar", "hamper"],
+                             {"kind": "action", "name": "pick", "args": ["right", "shirt", "fabric", "hamper"],
                               "start": 0, "duration": 1},
                              {"kind": "action", "name": "load", "args": ["right", "shirt", "washer"], "start": 1,
                               "duration": 1},

@@ -13,7 +13,7 @@ PLACES = {"counter": "counter", "table": "table", "sink": "sink", "washer": "was
           "rack": "rack"}
 ACTIONS = ["pick", "place", "put", "wash-pad", "replace-pad", "rinse-item", "wash-item", "wipe", "open", "close",
            "load", "unload", "run-hot", "run-eco", "don-glove", "doff-glove", "disinfect-pad", "spray", "dwell",
-           "fold", "replace-item"]
+           "fold", "discard", "fetch-spare"]
 HAZARDS = ["soil", "raw_meat_bacteria", "food_residue"]
 PROFILES = ["water_first", "time_first", "spare_parts_first"]
 

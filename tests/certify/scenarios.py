@@ -21,7 +21,7 @@ def laundry(reg: Registries, profile: str = WATER_FIRST, time_left: int = 48) ->
                "(dry towel)"],
         actions=["pick", "open", "close", "load", "unload", "run-hot", "run-eco", "run-dryer", "put", "fold",
                  "wash-pad", "replace-pad"],
-        hazards=["soil"], sources=[("shirt", "body", "soil"), ("towel", "pile", "soil")],
+        hazards=["soil"], sources=[("shirt", "fabric", "soil"), ("towel", "fabric", "soil")],
         stocks={"water": 10, "cleaning_agent": 3, "spare_pads": 1}, time_left=time_left, profile=profile)
 
 

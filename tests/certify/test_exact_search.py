@@ -189,8 +189,6 @@ def test_agrees_with_hygiene_nsp_under_permuted_profiles(order):
     assert report.valid and report.cost == mine.cost
 
 
-@pytest.mark.xfail(strict=True, reason="Hygiene-NSP does not yet keep an ongoing process's over-all condition "
-                                      "(v2, issue 12): it still lifts the pot while the cook runs (makespan 9)")
 def test_hygiene_nsp_agrees_with_the_search_on_an_ongoing_process():
     """Two methods on a continuation whose cook started in the history and ends inside it."""
     inst = instance_from_data(_ongoing_cook(), REG, "hot_cocoa-cooking")
