@@ -122,6 +122,6 @@ def test_plan_command_with_an_llm_planner(tmp_path):
         denied = _plan_cli("--planner", "llm:denied", env=env)
         assert denied.returncode == 2 and "HTTP 401" in denied.stderr and "Traceback" not in denied.stderr
     remote = _plan_cli("--planner", "llm:x", env={**base, "HYGIENE_LLM_BASE_URL": "https://example.invalid/v1"})
-    assert remote.returncode == 2 and "no API key" in remote.stderr
+    assert remote.returncode == 37 and "no API key" in remote.stderr  # the planner cannot run here (docs/exit-codes.md)
     unknown = _plan_cli("--planner", "lm:x", env=base)
     assert unknown.returncode == 2 and "llm:<model>" in unknown.stderr

@@ -77,7 +77,7 @@ def answer_result(name: str, reg: Registries, inst: Instance, text: str | None, 
             notes.append("cost dimensions the answer does not state are taken as 0 in its claimed cost")
     usage["outcome"] = "answer"
     return PlannerResult(name, inst.id, PlanStatus.PLAN, False, answer.steps,
-                         plan_text(reg, inst, list(answer.steps), name, cost), cost, timings, tuple(notes), usage)
+                         plan_text(reg, inst, list(answer.steps), name, cost), cost, timings, tuple(notes), usage=usage)
 
 
 def _no_plan(name: str, reg: Registries, inst: Instance, status: PlanStatus, timings, notes: list[str], usage: dict,
