@@ -63,14 +63,16 @@ _CREDITS = Credits("hygiene-pddl", "the hygiene-pddl authors", "", "", "Apache-2
                    "Hygiene-NSP: lexicographic CP-SAT planning for hygiene-aware household robots",
                    "Hygiene-NSP plans HygieneRoboBench instances; hygiene-val checks plans with VAL's semantics.")
 
-#: What unified-planning's PDDLReader makes of every temporal file the compiler writes (all 134 families).
+#: What unified-planning's PDDLReader makes of every temporal file the compiler writes (the v2 compiler adds
+#: quantified contacts and treatments, distinct object parameters and the makespan declaration's tick values).
 TEMPORAL_FEATURES = ("ACTION_BASED", "CONDITIONAL_EFFECTS", "CONTINUOUS_TIME", "DECREASE_EFFECTS",
-                     "DISJUNCTIVE_CONDITIONS", "FINAL_VALUE", "FLAT_TYPING", "INCREASE_EFFECTS",
-                     "INT_TYPE_DURATIONS", "NEGATIVE_CONDITIONS", "REAL_FLUENTS", "SIMPLE_NUMERIC_PLANNING",
-                     "TIMED_EFFECTS")
+                     "DISJUNCTIVE_CONDITIONS", "EQUALITIES", "FINAL_VALUE", "FLAT_TYPING",
+                     "FLUENTS_IN_NUMERIC_ASSIGNMENTS", "FORALL_EFFECTS", "GENERAL_NUMERIC_PLANNING",
+                     "INCREASE_EFFECTS", "INT_TYPE_DURATIONS", "NEGATIVE_CONDITIONS", "REAL_FLUENTS",
+                     "SIMPLE_NUMERIC_PLANNING", "TIMED_EFFECTS", "UNIVERSAL_CONDITIONS")
 #: ... and of every classical file (Fast Downward's flavour).
-CLASSICAL_FEATURES = ("ACTIONS_COST", "ACTION_BASED", "CONDITIONAL_EFFECTS", "DISJUNCTIVE_CONDITIONS",
-                      "FLAT_TYPING", "INT_NUMBERS_IN_ACTIONS_COST", "NEGATIVE_CONDITIONS")
+CLASSICAL_FEATURES = ("ACTIONS_COST", "ACTION_BASED", "CONDITIONAL_EFFECTS", "DISJUNCTIVE_CONDITIONS", "EQUALITIES",
+                      "FLAT_TYPING", "INT_NUMBERS_IN_ACTIONS_COST", "NEGATIVE_CONDITIONS", "UNIVERSAL_CONDITIONS")
 
 
 def _kind(features: tuple[str, ...]) -> ProblemKind:

@@ -75,7 +75,11 @@ def test_fast_downward_symk_solves_classical_flavour(stem):
         assert names.index("add-while-cooking") < names.index("cook-end")
 
 
-@pytest.mark.parametrize("stem", [s for s in STEMS if s.parent.name != "hot_cocoa"], ids=lambda p: p.name)
+#: Kairos takes 20-25 s an instance here: one instance of each first family it reads (not hot_cocoa)
+KAIROS_STEMS = [next(s for s in STEMS if s.parent.name == f) for f in ("bowl_to_sink", "spoon_fruit")]
+
+
+@pytest.mark.parametrize("stem", KAIROS_STEMS, ids=lambda p: p.name)
 def test_kairos_solves_temporal_flavour(stem):
     env = get_environment()
     if "kairos" not in env.factory.engines:
