@@ -105,6 +105,8 @@ def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, 
                               timed_out=res.status is LexStatus.UNDETERMINED)
     steps, cost = solution(jm, res)
     optimal = res.status is LexStatus.OPTIMAL and covers_every_plan(cost)
+    if res.status is LexStatus.OPTIMAL and not proves:
+        notes_out.append("optimal for this planner's own model only (not a claim about the task's optimum)")
     return PlannerResult(name, inst.id, PlanStatus.PLAN, optimal, tuple(steps),
                          plan_text(reg, inst, steps, name, cost), cost, timings_since(t0, t_build), tuple(notes_out))
 
