@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import time
 
 from hygiene_pddl.hygiene import HygieneRules
 from hygiene_pddl.instances.model import Instance
@@ -104,15 +105,17 @@ class SequentialSearch:
         facts, contam = final
         return all(g in facts for g in self.physical_goals) and not any(f in contam for f in self.unsafe)
 
-    def search(self, bound: int, max_nodes: int = 2000) -> list[GroundAction] | None:
-        """A plan of at most ``bound`` actions, or ``None`` when none was found within ``max_nodes`` nodes."""
+    def search(self, bound: int, max_nodes: int = 2000, deadline: float | None = None) -> list[GroundAction] | None:
+        """A plan of at most ``bound`` actions, or ``None`` when none was found within ``max_nodes`` nodes (and
+        by ``deadline``, a ``time.perf_counter()`` value, when given: the node budget alone can take seconds on
+        large groundings, and the search is only a heuristic)."""
         if not all(self.inst.remaining(s) >= 0 for s in self.stocks):
             return None
         start: State = (self.init, self.contam, tuple(self.inst.remaining(s) for s in self.stocks), 0, 0)
         counter = itertools.count()
         queue = [(0, (), next(counter), start, ())]
         seen = {start[:3] + start[4:]}
-        while queue and max_nodes > 0:
+        while queue and max_nodes > 0 and (deadline is None or time.perf_counter() < deadline):
             _, _, _, node, plan = heapq.heappop(queue)
             max_nodes -= 1
             if self._goal(node):

@@ -564,7 +564,8 @@ def focused(reg: Registries, inst: Instance, usable: list[GroundAction], init: s
     rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
     kept: dict[int, None] = {}
     needed: set[Cond] = set()
-    todo: list[Cond] = [(g, True) for g in inst.goals if g[0] != "safe"]
+    goals: list[Cond] = [(g, True) for g in inst.goals if g[0] != "safe"]
+    todo: list[Cond] = list(goals)
     touched = {c for g in inst.goals if g[0] == "safe" for c, _ in rules.unsafe_facts(g[1])}
 
     def keep(i: int) -> None:
@@ -594,7 +595,9 @@ def focused(reg: Registries, inst: Instance, usable: list[GroundAction], init: s
                         keep(i)
         more = [i for i, ga in enumerate(usable) if i not in kept and any(t.target in touched for t in ga.treats)]
         undone = {(a, not pos) for i in kept for a, pos in usable[i].effect_literals()}
-        again = {c for i in kept for c in usable[i].cond_overall  # (a door opened to load must be shut to run)
+        # what holds now but a kept action may undo: over-all conditions (a door opened to load must be shut to
+        # run) and goals (a wash wets what must end dry)
+        again = {c for c in (*(c for i in kept for c in usable[i].cond_overall), *goals)
                  if c in undone and (c[0] in init) == c[1] and c not in broken}
         if not more and not again:
             break
@@ -619,21 +622,34 @@ class RelaxedPlanner:
         for i, adds in enumerate(self.adds):
             for a in adds:
                 self.achievers.setdefault(a, []).append(i)
+        self.readers: dict[Atom, list[int]] = {}
+        for i, needs in enumerate(self.needs):
+            for a in needs:
+                self.readers.setdefault(a, []).append(i)
 
     def levels(self, init: set[Atom]) -> dict[int, int]:
-        """h_max layer of every reachable action (by index)."""
+        """h_max layer of every reachable action (by index): an action is in the layer after the one that
+        reaches the last of its conditions (a counter of missing conditions per action, one pass per layer)."""
         reached = set(init)
+        missing = [sum(a not in reached for a in needs) for needs in self.needs]
         level: dict[int, int] = {}
-        layer = 0
-        while True:
-            new = [i for i, needs in enumerate(self.needs) if i not in level and all(a in reached for a in needs)]
-            if not new:
-                return level
-            for i in new:
+        layer, current = 0, [i for i, n in enumerate(missing) if n == 0]
+        while current:
+            new_atoms = []
+            for i in current:
                 level[i] = layer
+                for a in self.adds[i]:
+                    if a not in reached:
+                        reached.add(a)
+                        new_atoms.append(a)
+            current = []
+            for a in new_atoms:
+                for i in self.readers.get(a, ()):
+                    missing[i] -= 1
+                    if missing[i] == 0:
+                        current.append(i)
             layer += 1
-            for i in new:
-                reached.update(self.adds[i])
+        return level
 
     def plan(self, init: set[Atom], goals: Iterable[Atom]) -> list[GroundAction] | None:
         """Backward from the goals, each needed fact's earliest achiever by h_max layer; ``None`` when a goal

@@ -124,7 +124,7 @@ class HygieneNSP:
         actions or more (below it CP-SAT finds a first plan in milliseconds)."""
         if not self.hint or bound < HINT_FROM or state.ongoing:
             return None
-        plan = SequentialSearch(reg, inst, state, actions).search(bound)
+        plan = SequentialSearch(reg, inst, state, actions).search(bound, deadline=time.perf_counter() + seconds / 4)
         if plan is None:
             return None
         return completed_hint(jm, plan, classes, min(1.0, seconds / 4))
