@@ -101,7 +101,7 @@ SANDBOX = instance(
     goals=["(at grapes basket)", "(safe grapes)"],
     stocks={"water": 20, "cleaning_agent": 20, "gloves": 5, "spare_items": 5},
     actions=["pick", "place", "put", "wipe", "rinse-item", "wash-item", "don-glove", "doff-glove", "load", "unload",
-             "open", "close", "run-hot", "replace-item"], horizon=200)
+             "open", "close", "run-hot", "discard", "fetch-spare"], horizon=200)
 SANDBOX_ACTIONS = sorted(reachable_actions(REG, SANDBOX, replay(SANDBOX, REG)), key=lambda a: a.text())
 
 
@@ -155,7 +155,7 @@ def test_lifting_the_pot_before_a_running_cook_ends_is_invalid():
              ChosenStep(3, "pick", ("right", "pot", "handle", "stove"), 1, 2),
              ChosenStep(4, "pour", ("right", "pot", "mug"), 2, 3)]
     report = evaluate_plan(REG, COOK, parse_plan(plan_text(REG, COOK, early, "test", None)))
-    assert not report.valid and "running history[2] (cook pot stove)" in report.findings[0].message
+    assert not report.valid and "history[2] (cook pot stove) (running until" in report.findings[0].message
     late = [s if s.name == "add-while-cooking" or s.args[1] == "marshmallows" else
             ChosenStep(s.start + 1, s.name, s.args, s.duration, s.order) for s in early]
     assert evaluate_plan(REG, COOK, parse_plan(plan_text(REG, COOK, late, "test", None))).valid
