@@ -18,9 +18,10 @@ demo: $(STAMP)
 	$(PY) -m hygiene_pddl demo
 
 test: $(STAMP)
-	$(PY) -m pytest -q -n 2 tests
+	$(PY) -m pytest -q -n 2 -m "not slow" tests
 
-# Expensive per-instance tests over one instance of every family (make test samples every 12th family)
+# Everything: the slow tests too, and the expensive per-instance tests over one instance of every family
+# (make test samples every 12th family)
 test-full: $(STAMP)
 	HYGIENE_TEST_ALL_FAMILIES=1 $(PY) -m pytest -q -n 2 tests
 

@@ -304,6 +304,30 @@ _COMPILERS = {
 }
 
 
+#: The most actions unified-planning's disjunctive-conditions remover may write (its name search is quadratic)
+MAX_DISJUNCTIVE_SPLIT = 256
+
+
+def _refuse_exploding_disjunctions(q) -> None:  # noqa: ANN001 - a unified-planning problem
+    """unified-planning writes one action per combination of disjuncts, after the conditional-effects remover has
+    already written one per combination of effects; on the v2 domains that is thousands: refuse before it runs
+    for hours."""
+    from hygiene_pddl.errors import InputError
+
+    total = 0
+    for a in q.actions:
+        groups = a.conditions.values() if hasattr(a, "conditions") else [a.preconditions]
+        size = 1
+        for conds in groups:
+            for c in conds:
+                size *= len(c.args) if c.is_or() else 1
+        total += size
+    if total > MAX_DISJUNCTIVE_SPLIT:
+        raise InputError(f"this planner reads no disjunctive conditions, and compiling them away would write {total} "
+                         f"actions from {len(q.actions)} (more than {MAX_DISJUNCTIVE_SPLIT}): the target cannot take "
+                         "this problem; use one that reads them (lpg, optic, val, up)")
+
+
 def adapt_problem(q, compilers: tuple[str, ...], keep_metric: bool = True):  # noqa: ANN001, ANN201 - UP objects
     """Apply an engine's adaptations to a unified-planning problem: drop the metric unless ``keep_metric``,
     then each of ``compilers`` (ENGINES' names) in turn. Returns (problem, map-back functions in order of
@@ -320,6 +344,8 @@ def adapt_problem(q, compilers: tuple[str, ...], keep_metric: bool = True):  # n
         if step == "integer-fluents":
             q, mb = _integer_fluents(q)
         else:
+            if step == "disjunctive-conditions":
+                _refuse_exploding_disjunctions(q)
             name, kind = _COMPILERS[step]
             with Compiler(name=name) as compiler:
                 res = compiler.compile(q, getattr(CompilationKind, kind))

@@ -41,6 +41,10 @@ def _export(key: str, path: Path, out: Path):
     return exp, *exp.write(out)
 
 
+# unified-planning's compilers (tamer, aries targets) take minutes on the v2 domains (issue 17 note)
+pytestmark = pytest.mark.slow
+
+
 def _run(argv, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run([str(a) for a in argv], cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
@@ -56,8 +60,14 @@ def _valid_on(domain: Path, problem: Path, plan_text: str) -> bool:
 
 def test_every_target_states_its_adaptations_in_both_headers(tmp_path):
     inst = load_instance(SPOON, REG)
+    from hygiene_pddl.errors import InputError
+
     for key in TARGETS:
-        exp = export(key, REG, inst)
+        try:
+            exp = export(key, REG, inst)
+        except InputError as exc:  # the v2 protection guards: too many disjuncts for unified-planning's remover
+            assert "disjunctive-conditions" in TARGETS[key].compilers and "reads no disjunctive" in str(exc), key
+            continue
         for text in (exp.domain, exp.problem):
             head = [line for line in text.splitlines() if line.startswith(";")]
             assert head[0].startswith(f"; hygiene-pddl compile --for {key}: for ")
