@@ -21,7 +21,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q -n 2 -m "not slow" tests
 
 # Everything: the slow tests too, and the expensive per-instance tests over one instance of every family
-# (make test samples every 12th family)
+# (make test samples every 20th family)
 test-full: $(STAMP)
 	HYGIENE_TEST_ALL_FAMILIES=1 $(PY) -m pytest -q -n 2 tests
 

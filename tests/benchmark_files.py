@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PROBLEMS = ROOT / "problems"
 FIRST_FAMILIES = ("bowl_to_sink", "hot_cocoa", "spoon_fruit")
-FAMILY_STEP = 1 if os.environ.get("HYGIENE_TEST_ALL_FAMILIES") else 12
+FAMILY_STEP = 1 if os.environ.get("HYGIENE_TEST_ALL_FAMILIES") else 20
 
 
 def instances(families=FIRST_FAMILIES) -> list[Path]:

@@ -398,6 +398,7 @@ def test_synthetic_shape():
         build(0)
 
 
+@pytest.mark.slow  # 30 s and more on 2 cores: make test-full
 def test_a_complete_hint_is_carried_into_the_first_stage():
     m, objectives, _ = subset_sum_model(60, 1, exact=False)
     cold = lexsolve(m, objectives, time_limit=30)
@@ -408,6 +409,7 @@ def test_a_complete_hint_is_carried_into_the_first_stage():
         lexsolve(m, objectives, time_limit=1, hint=[0])
 
 
+@pytest.mark.slow  # 30 s and more on 2 cores: make test-full
 def test_a_hint_keeps_a_plan_when_no_time_is_left():
     m, objectives, _ = subset_sum_model(80, 2, exact=True)
     found = lexsolve(m, objectives, time_limit=30)
