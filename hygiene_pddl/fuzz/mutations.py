@@ -150,9 +150,12 @@ def json_value(rng: random.Random, text: str) -> str:
     """Replace one value of a JSON document (found by its path) with an odd one."""
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # an earlier mutation nested it beyond Python's parser: leave it
         return text
-    paths = list(_json_paths(data))
+    try:
+        paths = list(_json_paths(data))
+    except RecursionError:
+        return text
     path = rng.choice(paths)
     if not path:
         return json.dumps(_json_replacement(rng))
