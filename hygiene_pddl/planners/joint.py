@@ -63,6 +63,25 @@ class JointModel:
         return group_objectives(items, self.upper, limit)
 
 
+
+def hazard_reach(rules: HygieneRules, edges: list[tuple[Carrier, Carrier]],
+                 carried: dict) -> dict[str, set[Carrier]]:
+    """For each hazard, the carriers that may ever carry it: those that do now, and what a chain of the
+    (directed) contact ``edges`` can carry it to, whatever the contacts' guards."""
+    out = {}
+    for h in rules.hazards:
+        seen = {c for c, hs in carried.items() if h in hs}
+        frontier = list(seen)
+        while frontier:
+            c = frontier.pop()
+            for x, y in edges:
+                if x == c and y not in seen and rules.crosses(h, x, y):
+                    seen.add(y)
+                    frontier.append(y)
+        out[h] = seen
+    return out
+
+
 def group_objectives(items: Sequence[tuple[str, cp_model.LinearExprT]], upper: dict[str, int],
                      limit: int = 2**31) -> list[tuple[str, cp_model.LinearExprT]]:
     """Consecutive objectives merged into exact weighted stages while the product of (bound + 1) stays under
@@ -126,16 +145,7 @@ def contamination_fluents(rules: HygieneRules, actions: Iterable[GroundAction], 
     touched = {c for x, y in edges for c in (x, y)} | {t.target for a in actions for t in a.treats}
     touched |= {c for g in goals if g[0] == "safe" for c, _ in rules.unsafe_facts(g[1])}
     out = []
-    carried = state.carried()
-    for h in rules.hazards:
-        reach = {c for c, hs in carried.items() if h in hs}
-        frontier = list(reach)
-        while frontier:
-            c = frontier.pop()
-            for x, y in edges:
-                if x == c and y not in reach and rules.crosses(h, x, y):
-                    reach.add(y)
-                    frontier.append(y)
+    for h, reach in hazard_reach(rules, edges, state.carried()).items():
         out += [("contaminated", c, h) for c in sorted(reach & touched)]
     return out
 

@@ -51,7 +51,7 @@ from hygiene_pddl.planners.grounding import (
     may_make,
     ongoing_actions,
 )
-from hygiene_pddl.planners.joint import add_resource_no_overlap, cost_objectives, group_objectives
+from hygiene_pddl.planners.joint import add_resource_no_overlap, cost_objectives, group_objectives, hazard_reach
 from hygiene_pddl.planners.lexsat import CpModel, LexSettings, LexStatus, lexsolve
 from hygiene_pddl.registries.model import Registries
 from hygiene_pddl.replay import ReplayResult
@@ -382,18 +382,7 @@ def _reach(rules: HygieneRules, actions: list[GroundAction], carried: dict) -> d
     """For each hazard, the carriers that may ever carry it: those that do now, and what a chain of contacts
     (whatever their guards) can carry it to."""
     edges = [(x, y) for a in actions for c in a.contacts for x, y in (c.pair, c.pair[::-1])]
-    out = {}
-    for h in rules.hazards:
-        seen = {c for c, hs in carried.items() if h in hs}
-        frontier = list(seen)
-        while frontier:
-            c = frontier.pop()
-            for x, y in edges:
-                if x == c and y not in seen and rules.crosses(h, x, y):
-                    seen.add(y)
-                    frontier.append(y)
-        out[h] = seen
-    return out
+    return hazard_reach(rules, edges, carried)
 
 
 def _after(m: cp_model.CpModel, later: cp_model.LinearExprT, earlier: cp_model.LinearExprT, when: list) -> None:
