@@ -27,7 +27,7 @@ from hygiene_pddl.decimals import decimal_literal as _num
 from hygiene_pddl.errors import InputError, InstanceError, Location
 from hygiene_pddl.hygiene import HygieneRules
 from hygiene_pddl.instances.model import Carrier, Instance
-from hygiene_pddl.limits import MAX_STOCK_LEVELS
+from hygiene_pddl.limits import MAX_STOCK_LEVELS, MAX_TICKS
 from hygiene_pddl.literals import Atom, atom_text
 from hygiene_pddl.registries.model import ROLES, ActionSchema, Endpoint, Registries
 from hygiene_pddl.replay import ReplayResult, World, run_history, static_facts
@@ -60,7 +60,12 @@ def names_for(reg: Registries, inst: Instance) -> NameMap:
     for word in sorted(domain_symbols(reg)):  # object names must differ from the domain's own names
         names.reverse.setdefault(word, ("reserved", word))
     if instance_uses_ticks(reg, inst):
-        for k in range(inst.horizon - inst.decision_time + 1):
+        left = inst.horizon - inst.decision_time
+        if left > MAX_TICKS:
+            raise InstanceError(f"the problem declares its makespan with one tick object per TU left; more than "
+                                f"{MAX_TICKS} TU between the decision time and the horizon are not supported "
+                                f"there (found {left})", Location(inst.source_path, path="horizon"))
+        for k in range(left + 1):
             names.add(("tick", str(k)), ticks.tick_name(k))
     for g in reg.grippers:
         names.add(("gripper", g), legal(g))

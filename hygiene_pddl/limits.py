@@ -14,6 +14,8 @@ MAX_NUMBER_CHARS = 1000
 MAX_UNITS = 10**9
 #: Stock levels the classical flavour writes as objects (Fast Downward, SymK, ENHSP read that flavour).
 MAX_STOCK_LEVELS = 1000
+#: Time units after the decision time in a problem that declares its makespan with ticks (one object per TU).
+MAX_TICKS = 10**4
 #: Nodes of a YAML document with its aliases expanded (an alias bomb expands to billions).
 MAX_YAML_NODES = 10**6
 

@@ -2,9 +2,10 @@
 
 The benchmark's tasks need at most 5 actions. :func:`scaled_instance_data` makes a longer task from one of
 them: every delivered item (a goal ``(at X P)`` whose item starts somewhere) gets ``copies - 1`` look-alikes
-``X2, X3, ...`` with the same type, the same initial facts and hazards, and the same destination; the deadline
-grows by 4 TU per added delivery. History, profile, stocks and everything else are kept, so the derived task
-has the same hygiene situation and roughly two more actions per copy. Deterministic: same input, same output.
+``X2, X3, ...`` (names already taken are skipped) with the same type, the same initial facts and hazards, and
+the same destination; the deadline grows by 4 TU per added delivery. History, profile, stocks and everything
+else are kept, so the derived task has the same hygiene situation and roughly two more actions per copy.
+Deterministic: same input, same output.
 """
 
 from __future__ import annotations
@@ -24,6 +25,16 @@ def delivered_items(data: dict) -> list[tuple[str, str]]:
     return out
 
 
+def _fresh_names(item: str, count: int, taken: dict) -> list[str]:
+    """``count`` names ``item2, item3, ...`` that are not object names yet (an existing ``item2`` is skipped)."""
+    names, i = [], 2
+    while len(names) < count:
+        if f"{item}{i}" not in taken:
+            names.append(f"{item}{i}")
+        i += 1
+    return names
+
+
 def scaled_instance_data(data: dict, copies: int) -> dict:
     """Instance data with ``copies`` of every delivered item (``copies == 1`` returns an equal copy)."""
     if copies < 1:
@@ -35,10 +46,7 @@ def scaled_instance_data(data: dict, copies: int) -> dict:
     initial = [atom_from_text(f) for f in data["initial"]["facts"]]
     for item, place in items:
         about_item = [a for a in initial if item in a[1:]]
-        for i in range(2, copies + 1):
-            twin = f"{item}{i}"
-            if twin in out["objects"]:
-                raise ValueError(f"cannot scale {data['id']}: object {twin!r} exists")
+        for twin in _fresh_names(item, copies - 1, out["objects"]):
             out["objects"][twin] = out["objects"][item]
             twin_facts = [atom_text(tuple(twin if x == item else x for x in a)) for a in about_item]
             for key in ("initial", "observations"):

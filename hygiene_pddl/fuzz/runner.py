@@ -51,13 +51,15 @@ class Summary:
 
     def table(self) -> str:
         """Cases per target and exit code, failures and the slowest CPU time."""
-        rows = ["target          cases  exit0  exit1  exit2  failed  max-cpu-s"]
+        rows = ["target          cases  exit0  exit1  exit2  other  failed  max-cpu-s"]
         for target in sorted({o.case.target for o in self.outcomes}):
             mine = [o for o in self.outcomes if o.case.target == target]
             codes = Counter(o.rc for o in mine)
             rows.append(f"{target:<15} {len(mine):>5}  {codes[0]:>5}  {codes[1]:>5}  {codes[2]:>5}  "
+                        f"{sum(n for c, n in codes.items() if c not in (0, 1, 2)):>5}  "
                         f"{sum(1 for o in mine if o.problem):>6}  {max(o.cpu for o in mine):>9.2f}")
-        rows.append(f"{'all':<15} {len(self.outcomes):>5}  {'':>5}  {'':>5}  {'':>5}  {len(self.failures):>6}")
+        rows.append(f"{'all':<15} {len(self.outcomes):>5}  {'':>5}  {'':>5}  {'':>5}  {'':>5}  "
+                    f"{len(self.failures):>6}")
         return "\n".join(rows)
 
 
@@ -118,13 +120,21 @@ def execute(case: Case, folder: Path) -> tuple[int, str, str]:
     return rc, out.getvalue(), err.getvalue()
 
 
+def documented_codes(argv: list[str]) -> tuple[int, ...]:
+    """The exit codes docs/exit-codes.md gives the command: 0, 1, 2 for all; ``plan`` also 10, 12 and 37."""
+    from hygiene_pddl.errors import EXIT_INFEASIBLE, EXIT_UNAVAILABLE, EXIT_UNDETERMINED
+
+    plan = bool(argv) and argv[0] == "plan"
+    return (0, 1, 2) + ((EXIT_INFEASIBLE, EXIT_UNDETERMINED, EXIT_UNAVAILABLE) if plan else ())
+
+
 def judge(case: Case, rc: int | None, cpu: float, stderr: str, written: list[str]) -> str | None:
     """Why the outcome breaks the exit-code contract, or None."""
     if rc is None:
         return f"hang: no answer within {4 * case.bound:.0f} s"
     if rc == 3 or "Traceback (most recent call last)" in stderr:
         return "internal error (exit 3)" if rc == 3 else f"traceback (exit {rc})"
-    if rc not in (0, 1, 2):
+    if rc not in documented_codes(case.argv):
         return f"exit {rc}"
     if rc == 2 and not stderr.lstrip().startswith(("error:", "usage:")):
         return "exit 2 without an error message"

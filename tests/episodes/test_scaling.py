@@ -93,3 +93,13 @@ def test_scale_command_rejects_what_it_cannot_scale(tmp_path, capsys):
     assert main(["scale", str(spoon), "--copies", "0", "-o", str(tmp_path / "x.json")]) == 2
     assert "--copies must be at least 1, not 0" in capsys.readouterr().err
     assert not (tmp_path / "x.json").exists()
+
+
+def test_a_taken_copy_name_is_skipped():
+    data = json.loads(json.dumps(SPOON))
+    data["objects"]["apple2"] = data["objects"]["apple"]  # an object named like the first copy already exists
+    scaled = scaled_instance_data(data, 3)
+    assert [g for g in scaled["goals"] if g.startswith("(at")] == ["(at apple plate)", "(at apple3 plate)",
+                                                                    "(at apple4 plate)"]
+    assert "apple2" not in str(scaled["initial"]["hazards"]) and "(at apple2 counter)" not in scaled["initial"]["facts"]
+    instance_from_data(scaled, REG)

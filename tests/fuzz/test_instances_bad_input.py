@@ -114,3 +114,17 @@ def test_a_name_ending_in_a_newline_does_not_pass_its_pattern(capsys, tmp_path, 
     rc, out, err, path = _replay(capsys, tmp_path, json.dumps(data), "compile", "-o", str(tmp_path / "out"))
     assert_one_clear_message(rc, out, err, f"{path}:", "\\n")
     assert not (tmp_path / "out").exists()
+
+
+def test_ticks_beyond_the_limit_are_exit_2_at_the_horizon(capsys, tmp_path):
+    """A problem declaring its makespan with ticks has one object per TU left: 10^9 of them ran out of memory."""
+    from tests.benchmark_files import PROBLEMS
+
+    family = "drawer_pillowcase_after_pet_carrier"
+    path = PROBLEMS / family / f"{family}-crossed-plus4-late-time.json"
+    data = json.loads(path.read_text())
+    data["horizon"] = 10**9
+    start = time.process_time()
+    rc, out, err, written = _replay(capsys, tmp_path, json.dumps(data), "compile", "-o", str(tmp_path / "out"))
+    assert_one_clear_message(rc, out, err, f"{written}: at horizon:", "more than 10000 TU")
+    assert time.process_time() - start < 10

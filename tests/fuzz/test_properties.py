@@ -98,3 +98,16 @@ def test_yaml_documents_raise_only_input_error(text):
         PositionedDocument(Path("x.yaml"), text)
     except InputError as exc:
         assert exc.location.file == "x.yaml"
+
+
+def test_the_judge_takes_the_plan_commands_documented_codes_and_no_others():
+    from hygiene_pddl.fuzz.cases import Case
+    from hygiene_pddl.fuzz.runner import judge
+
+    def verdict(argv: tuple[str, ...], rc: int) -> str | None:
+        return judge(Case("0:0", "plan", argv, (), (), 60), rc, 0.1, "", [])
+
+    plan = ("plan", "instance.json", "--planner", "hygiene-nsp")
+    assert [verdict(plan, rc) for rc in (0, 1, 10, 12, 37)] == [None] * 5
+    assert verdict(plan, 4) == "exit 4" and verdict(plan, 3) == "internal error (exit 3)"
+    assert verdict(("validate", "d.pddl", "p.pddl", "plan.txt"), 12) == "exit 12"
