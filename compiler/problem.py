@@ -335,11 +335,11 @@ def _metric(inst: Instance, fd: FamilyDomain, bounds: Bounds, use_ticks: bool, t
             continue
         if d == "makespan":
             if use_ticks:
-                terms.append(f"(* {weights[d]} (cost-makespan))")
+                terms.append(f"(* {_num(weights[d])} (cost-makespan))")
             elif total_time:
-                terms.append(f"(* {weights[d]} (total-time))")
+                terms.append(f"(* {_num(weights[d])} (total-time))")
             continue
-        terms.append(f"(* {weights[d]} {cost_fn(d)})")
+        terms.append(f"(* {_num(weights[d])} {cost_fn(d)})")
     metric = "minimize (+ " + " ".join(terms) + ")" if len(terms) > 1 else (
         f"minimize {terms[0]}" if terms else None)
     comments = ["metric: lexicographic profile as one weighted sum; weight_i = prod_{j>i}(U_j + 1) "

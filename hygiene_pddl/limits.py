@@ -10,6 +10,8 @@ from __future__ import annotations
 MAX_NESTING = 100
 #: Characters of one number literal (PDDL, plans, JSON, YAML).
 MAX_NUMBER_CHARS = 1000
+#: Integer literals (no decimal point) in PDDL and plan files: VAL reads them as a 32-bit C int (atoi).
+MAX_INT_LITERAL = 2**31 - 1
 #: Times, durations, horizons and amounts in instances, references and registries (in TU or units).
 MAX_UNITS = 10**9
 #: Stock levels the classical flavour writes as objects (Fast Downward, SymK, ENHSP read that flavour).

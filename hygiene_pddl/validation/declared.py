@@ -20,6 +20,7 @@ from hygiene_pddl.instances.model import HistoryRecord
 from hygiene_pddl.plans.model import Plan
 from hygiene_pddl.registries import Registries
 from hygiene_pddl.replay import World
+from hygiene_pddl.validation.pddl_level.numeric import atof
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def declaration_problem(decl: Declaration, ends: list[tuple[str, Fraction, Fract
     margin = tolerance / 10
     for label, start, end in ends:
         # VAL's doubles decide whether the end and the declaration are one happening (as for every other pair)
-        if not float(decl.time) > float(start) + float(end - start) + float(margin):
+        if not atof(decl.time) > atof(start) + atof(end - start) + atof(margin):
             return (f"{label} ends at {end}, not before (finish tu{decl.makespan}) at {decl.time}: nothing starts "
                     "or ends in or after the happening that declares the plan's end")
     last = max((end for _, _, end in ends), default=None)

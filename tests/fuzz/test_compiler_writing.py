@@ -49,6 +49,7 @@ def test_large_numbers_are_written_exactly():
     numbers = _NUMBER_TOKEN.findall(_code(problem))
     assert "123456778.5" in numbers  # the deadline: horizon - decision time + 1/2
     assert all(re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", n) for n in numbers), numbers
+    assert all("." in n or abs(int(n)) < 2**31 for n in numbers)  # VAL reads integer literals as a C int
     tils = [i for i in parse_problem(problem).init if isinstance(i, ast.TimedInit)]
     assert Fraction(123456778) + Fraction(1, 2) in {t.time for t in tils}
 
@@ -56,7 +57,9 @@ def test_large_numbers_are_written_exactly():
 @given(st.fractions(max_denominator=10**6).filter(lambda x: all(p in (2, 5) for p in _primes(x.denominator)))
        | st.integers(-(10**30), 10**30))
 def test_decimal_literals_read_back_to_the_same_value(x):
-    assert parse_decimal(decimal_literal(x)) == x
+    text = decimal_literal(x)
+    assert parse_decimal(text) == x
+    assert "." in text or abs(x) < 2**31
 
 
 def _primes(n: int) -> list[int]:

@@ -22,19 +22,37 @@ def _validate(capsys, tmp_path, domain: str = DOMAIN_TEXT, problem: str = PROBLE
 
 
 def test_a_duration_beyond_a_double_is_infinite_as_in_val(capsys, tmp_path):
-    """VAL reads numbers with atof: 10^400 is inf. The plan's pick lasts 1, not inf: invalid, no crash."""
-    domain = DOMAIN_TEXT.replace("(= ?duration 1)", f"(= ?duration 1{'0' * 400})", 1)
+    """VAL reads decimals with atof: 10^400 is inf. The plan's pick lasts 1, not inf: invalid, no crash."""
+    domain = DOMAIN_TEXT.replace("(= ?duration 1)", f"(= ?duration 1{'0' * 400}.0)", 1)
     rc, out, err, _ = _validate(capsys, tmp_path, domain)
     assert (rc, err) == (1, "")
     assert Arith("val").num(10**400) == math.inf and Arith("val").num(-(10**400)) == -math.inf
 
 
 def test_a_huge_initial_value_is_read_exactly_and_as_val_does(capsys, tmp_path):
-    problem = PROBLEM_TEXT.replace("(= (stock-water) 6)", f"(= (stock-water) 1{'0' * 400})", 1)
+    problem = PROBLEM_TEXT.replace("(= (stock-water) 6)", f"(= (stock-water) 1{'0' * 400}.0)", 1)
     assert problem != PROBLEM_TEXT
     for extra in ((), ("--exact",)):
         rc, out, err, _ = _validate(capsys, tmp_path, DOMAIN_TEXT, problem, *extra)
         assert (rc, err) == (0, "")
+    metric = PROBLEM_TEXT.replace("(= (cost-water) 0)", f"(= (cost-water) 1{'0' * 400}.0)", 1)
+    assert metric != PROBLEM_TEXT
+    for extra in ((), ("--exact",)):  # a metric value beyond a double prints as VAL prints it (was exit 3)
+        rc, out, err, _ = _validate(capsys, tmp_path, DOMAIN_TEXT, metric, *extra)
+        assert (rc, err) == (0, "") and "Final value: inf" in out
+
+
+@pytest.mark.parametrize("literal", ["2147483648", "-2147483649", "1" + "0" * 400])
+def test_an_integer_literal_beyond_32_bits_is_exit_2_at_its_place(capsys, tmp_path, literal):
+    """VAL reads integer literals with atoi: 2147483648 becomes negative, 10^400 becomes -1 (a finish step at
+    10^400 ran first in VAL and last in ours). No reading agrees with VAL's, so the literal is refused."""
+    problem = PROBLEM_TEXT.replace("(= (stock-water) 6)", f"(= (stock-water) {literal})", 1)
+    rc, out, err, files = _validate(capsys, tmp_path, DOMAIN_TEXT, problem)
+    at = problem.index(literal)
+    line, column = problem.count("\n", 0, at) + 1, at - problem.rfind("\n", 0, at)
+    assert_one_clear_message(rc, out, err, f"{files[1]}:{line}:{column}:", "beyond 32 bits")
+    ok = PROBLEM_TEXT.replace("(= (stock-water) 6)", "(= (stock-water) 2147483647)", 1)
+    assert _validate(capsys, tmp_path, DOMAIN_TEXT, ok)[0] == 0
 
 
 def test_a_number_of_thousands_of_digits_is_exit_2_at_its_place(capsys, tmp_path):

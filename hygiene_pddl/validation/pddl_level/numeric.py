@@ -61,8 +61,8 @@ class Arith:
 
 
 def val_format(value: Num) -> str:
-    """A number as VAL prints it (C++ ostream, precision 10)."""
-    x = float(value)
+    """A number as VAL prints it (C++ ostream, precision 10); an exact value beyond a double prints as inf."""
+    x = atof(value) if isinstance(value, (Fraction, int)) else float(value)
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
