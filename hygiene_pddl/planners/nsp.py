@@ -145,7 +145,7 @@ class HygieneNSP:
             return None, None
         budget = max(0.05, (deadline - time.perf_counter()) / 4)
         relaxed = relaxed_optimum(reg, inst, state, actions, RELAXATION_SETTINGS, budget, self.max_actions)
-        built, bound, chosen = relaxed.built, relaxed.bound, list(relaxed.chosen)
+        built = relaxed.built
         if relaxed.status is LexStatus.INFEASIBLE:  # no plan at all
             return RelaxationProof(PlanStatus.INFEASIBLE, built), None
         if relaxed.status is not LexStatus.OPTIMAL:

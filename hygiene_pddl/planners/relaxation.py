@@ -61,9 +61,6 @@ from hygiene_pddl.replay import ReplayResult
 SETTINGS = LexSettings(num_workers=1, random_seed=0, linearization_level=0,
                        extra={"cp_model_presolve": False, "optimize_with_core": True})
 
-#: Whether conditions read after a sure destroyer need a provider in between (:func:`build_relaxation`).
-REPROVIDE = False
-
 #: Fluents that say a unary resource is free (grippers, appliances, capacities).
 _RESOURCES = frozenset({"idle", "appliance-free", "free"})
 
@@ -264,42 +261,6 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
             active = act
         needs.setdefault(key, (pool, []))[1].append((user, active))
 
-    next_provider: dict[tuple[Atom, bool], list] = {}
-
-    def reprovided(atom: Atom, pos: bool, user: Point) -> None:
-        """A condition read at a happening of a used action (its first and its last occurrence): after a sure
-        destroyer's first or last occurrence before it, some provider occurs before it. Per destroyer occurrence,
-        ``next`` is the first occurrence time of the provider whose occurrence comes first after it (a provider
-        with a later last occurrence; the deadline's end when none is used)."""
-        key = (atom, pos)
-        if not REPROVIDE:
-            return
-        if key not in next_provider:
-            makers = providers(atom, pos)
-            marks = []
-            for d in (p for p in sure.get((atom, not pos), []) if p[0] >= 0):
-                for d_first in (True, False):
-                    when, nxt = at(d, first=d_first), m.new_int_var(0, last_time, "")
-                    options = []
-                    for p in makers:
-                        q = m.new_bool_var("")
-                        if p[0] >= 0:
-                            m.add_implication(q, used[p[0]])
-                        m.add(at(p, first=False) >= when + 1).only_enforce_if(q)
-                        m.add(nxt >= at(p)).only_enforce_if(q)
-                        options.append(q)
-                    none = m.new_bool_var("")
-                    m.add(nxt == last_time).only_enforce_if(none)
-                    m.add_bool_or([none, *options])
-                    marks.append((used[d[0]], when, nxt))
-            next_provider[key] = marks
-        for first in (True, False):
-            tau = at(user, first=first)
-            for used_d, when, nxt in next_provider[key]:
-                later = m.new_bool_var("")
-                m.add(when >= tau).only_enforce_if(later)
-                m.add(nxt <= tau - 1).only_enforce_if([~later, used[user[0]], used_d])
-
     for j, a in everything:
         own_start = set(a.eff_start)
         groups = [("end", "end", a.cond_end)] if j < 0 else [
@@ -316,8 +277,6 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                     if conds is not a.cond_start and (atom, pos) in own_start and "start" in may_make(a, atom, pos):
                         continue  # j's own start provides it
                     need(("condition", atom, pos), (j, when), providers(atom, pos))
-                    if j >= 0 and conds is not a.cond_overall and atom[0] not in _RESOURCES:
-                        reprovided(atom, pos, (j, when))
                     continue
                 if not providers(atom, pos):
                     # it holds now and nothing restores it once destroyed: every sure destroyer comes after the
@@ -333,7 +292,6 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                 restorer, destroyed = first_restorer(atom, pos), first_destroyer(atom, pos)
                 if restorer is None or destroyed is None:
                     continue
-                reprovided(atom, pos, (j, when))
                 needed, first = restorer
                 kept = m.new_bool_var("")
                 m.add(destroyed >= at((j, when))).only_enforce_if([used[j], kept])
