@@ -403,11 +403,13 @@ def unary_resources(a: GroundAction) -> list[Atom]:
 
 def add_resource_no_overlap(m: cp_model.CpModel, actions: list[GroundAction], start: list, used: list,
                             fixed_at: dict[int, int], state: ReplayResult, decision_time: int,
-                            count: Sequence | None = None) -> list[tuple[cp_model.LinearExprT, object]]:
+                            count: Sequence | None = None, more: Sequence[tuple[int, object, object]] = ()
+                            ) -> list[tuple[cp_model.LinearExprT, object]]:
     """Redundant with the resource fluents, but propagates far better: the used actions that hold one unary
     resource do not overlap in time (history actions still holding it occupy it from 0). Returns, per resource,
     its load (busy time from 0; ``count`` occurrences of each action, default one per used action) and the
-    literal under which it bounds the makespan (some used action holds the resource)."""
+    literal under which it bounds the makespan (some used action holds the resource). ``more`` are further
+    occurrences (action index, start, presence literal) that hold the same resources (no load of their own)."""
     count = used if count is None else count
     by_resource: dict[Atom, list] = {}
     load: dict[Atom, list] = {}
@@ -422,6 +424,10 @@ def add_resource_no_overlap(m: cp_model.CpModel, actions: list[GroundAction], st
                 by_resource.setdefault(r, []).append(iv)
                 load.setdefault(r, []).append(a.duration * count[j])
                 users.setdefault(r, []).append(used[j])
+    for j, begin, present in more:
+        for r in unary_resources(actions[j]):
+            by_resource.setdefault(r, []).append(
+                m.new_optional_fixed_size_interval_var(begin, actions[j].duration, present, ""))
     for resource, until in state.busy_until:
         fluent = free_fluent(resource)
         if fluent in by_resource and until > decision_time:

@@ -28,7 +28,7 @@ from hygiene_pddl.planners.grounding import (
 from hygiene_pddl.planners.joint import JointModel, build_joint_model, completed_hint, solution
 from hygiene_pddl.planners.lexsat import LexResult, LexSettings, LexStatus, lexsolve
 from hygiene_pddl.planners.relaxation import SETTINGS as RELAXATION_SETTINGS
-from hygiene_pddl.planners.relaxation import better_plan_possible, relaxed_optimum
+from hygiene_pddl.planners.relaxation import RelaxedOptimum, better_plan_possible, relaxed_optimum
 from hygiene_pddl.planners.skeleton import Happening, refine
 from hygiene_pddl.planners.symmetry import interchangeable_classes
 from hygiene_pddl.plans.parser import parse_plan
@@ -130,7 +130,7 @@ class HygieneNSP:
         return completed_hint(jm, plan, classes, min(1.0, seconds / 4))
 
     def _by_relaxation(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                       deadline: float) -> RelaxationProof | None:
+                       deadline: float) -> tuple[RelaxationProof | None, RelaxedOptimum | None]:
         """A plan proved optimal, or a proof that there is none, without the joint model; ``None`` when the
         relaxation settles neither. ``actions`` is every reachable ground action, so the claims cover every plan.
 
@@ -139,17 +139,24 @@ class HygieneNSP:
         with the grippers' turns interleaved, as whole actions and as start and end happenings, and then the
         relaxation's own schedule (planners/skeleton.py); a schedule that the instance-level evaluator accepts
         and whose cost vector equals the bound is optimal among all plans (of at most ``max_actions`` actions
-        when that is given).
+        when that is given). Also returns the relaxation's optimum (None when it was not proved).
         """
         if not actions:
-            return None
+            return None, None
         budget = max(0.05, (deadline - time.perf_counter()) / 4)
         relaxed = relaxed_optimum(reg, inst, state, actions, RELAXATION_SETTINGS, budget, self.max_actions)
-        built, bound, chosen = relaxed.built, relaxed.bound, list(relaxed.chosen)
+        built = relaxed.built
         if relaxed.status is LexStatus.INFEASIBLE:  # no plan at all
-            return RelaxationProof(PlanStatus.INFEASIBLE, built)
+            return RelaxationProof(PlanStatus.INFEASIBLE, built), None
         if relaxed.status is not LexStatus.OPTIMAL:
-            return None
+            return None, None
+        proof = self._meet(reg, inst, state, relaxed, deadline)
+        return proof, (relaxed if proof is None else None)
+
+    def _meet(self, reg: Registries, inst: Instance, state: ReplayResult, relaxed: RelaxedOptimum,
+              deadline: float) -> RelaxationProof | None:
+        """A schedule of the relaxation's chosen actions whose cost vector is the relaxation's bound."""
+        built, bound, chosen = relaxed.built, relaxed.bound, list(relaxed.chosen)
         plan = SequentialSearch(reg, inst, state, chosen).search(len(chosen)) or []
         candidates = [(skeleton, [Happening(i, ph) for i in range(len(skeleton)) for ph in phases])
                       for skeleton in dict.fromkeys((tuple(plan), tuple(gripper_rounds(plan)))) if skeleton
@@ -197,7 +204,8 @@ class HygieneNSP:
         classes = interchangeable_classes(inst)
         t_ground = time.perf_counter() - t0
         within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
-        proof = self._by_relaxation(reg, inst, state, every, deadline) if self.relax else None
+        proof, relaxed = self._by_relaxation(reg, inst, state, every, deadline) if self.relax else (None, None)
+        floor = relaxed.bound if relaxed is not None else None  # below every plan's cost vector
         if proof is not None:
             timings = timings_since(t0, t_ground + proof.built)
             if proof.status is PlanStatus.INFEASIBLE:
@@ -207,10 +215,15 @@ class HygieneNSP:
             return PlannerResult(self.name, inst.id, PlanStatus.PLAN, True, proof.steps, proof.text, proof.cost,
                                  timings, tuple(notes))
         bound, cap = self.bounds(reg, inst, state, actions)
+        if relaxed is not None and self.max_actions is None:  # room for the relaxation's distinct actions
+            bound = max(bound, len(relaxed.chosen))
+            cap = max(cap, bound + len(reg.grippers))
         jm, res, built = self._run(reg, inst, state, actions, bound, classes, deadline)
         t_build = t_ground + built
         while True:
             earlier = (jm, res, bound)
+            if _meets(jm, res, floor):
+                break
             if bound < cap and (res.status is LexStatus.INFEASIBLE or (
                     res.status is LexStatus.OPTIMAL and _plan_length(jm, res) >= bound)):
                 why = "has no plan" if res.status is LexStatus.INFEASIBLE else "has an optimum that fills it"
@@ -227,16 +240,20 @@ class HygieneNSP:
                              f"{earlier[2]} actions")
                 jm, res, bound = earlier
                 break
-        return self._answer(reg, inst, state, every, jm, res, bound, notes, t0, t_build, deadline, classes)
+        return self._answer(reg, inst, state, every, jm, res, bound, notes, t0, t_build, deadline, classes, floor)
 
     def _settle(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
                 jm: JointModel, res: LexResult, bound: int, classes: list[list[str]], notes: list[str],
-                deadline: float) -> tuple[JointModel, LexResult, int, bool]:
+                deadline: float, floor: CostVector | None = None) -> tuple[JointModel, LexResult, int, bool]:
         """Whether the joint model's answer (its optimum, or no plan) holds for every plan: the relaxation over
         every reachable action admits no plan outside the model (another ground action, one used twice, more than
         ``bound`` actions) that beats it (that exists at all, for no plan). When it admits one, the model is
         widened by the ground actions that plan uses (and its length) and solved again, up to ``WIDEN_ROUNDS``
-        times. Returns the model, its answer, its bound and whether the answer is proved for every plan."""
+        times. A plan whose cost vector is ``floor`` (the relaxation's optimum over every reachable action) needs
+        no such check. Returns the model, its answer, its bound and whether the answer is proved for every plan."""
+        if _meets(jm, res, floor):
+            notes.append("its cost vector meets the relaxation's lower bound over every plan")
+            return jm, res, bound, True
         for rounds in range(WIDEN_ROUNDS + 1):
             if res.status not in (LexStatus.OPTIMAL, LexStatus.INFEASIBLE):
                 return jm, res, bound, False
@@ -260,10 +277,11 @@ class HygieneNSP:
 
     def _answer(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
                 jm: JointModel, res: LexResult, bound: int, notes: list[str], t0: float, t_build: float,
-                deadline: float, classes: list[list[str]]) -> PlannerResult:
+                deadline: float, classes: list[list[str]], floor: CostVector | None = None) -> PlannerResult:
         """The joint model's answer, with the claims its proof covers (docs/planners.md, "Claims")."""
         within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
-        jm, res, bound, proved = self._settle(reg, inst, state, every, jm, res, bound, classes, notes, deadline)
+        jm, res, bound, proved = self._settle(reg, inst, state, every, jm, res, bound, classes, notes, deadline,
+                                              floor)
         if not res.found:
             status = PlanStatus.UNDETERMINED
             if res.status is LexStatus.INFEASIBLE:
@@ -310,6 +328,11 @@ def gripper_rounds(plan: list[GroundAction]) -> list[GroundAction]:
             if queue:
                 out.append(queue.pop(0))
     return out
+
+
+def _meets(jm: JointModel, res: LexResult, floor: CostVector | None) -> bool:
+    """The joint model's proved optimum has the relaxation's lower bound as its cost vector."""
+    return floor is not None and res.status is LexStatus.OPTIMAL and solution(jm, res)[1] == floor
 
 
 def _plan_length(jm: JointModel, res: LexResult) -> int:

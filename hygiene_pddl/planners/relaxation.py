@@ -107,15 +107,43 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
             count.append(c)
     if max_actions is not None:
         m.add(sum(used) <= max_actions)
+    # happening order within a TU (module docstring, "Order"): a rank per first and last occurrence's happening
+    per_tu = 4 * n + len(ongoing) + 1
+    rank = {(j, w): m.new_int_var(0, per_tu - 1, f"r{w[0]}{j}") for j in range(n) for w in ("start", "end")}
+    # the last occurrence: the first one when a ground action occurs once (with counts; without, a used action
+    # stands for all its occurrences, so the last is only no earlier than the first)
+    last_start = [m.new_int_var(0, horizon, f"L{j}") for j in range(n)]
+    last_rank = {(j, w): m.new_int_var(0, per_tu - 1, f"l{w[0]}{j}") for j in range(n) for w in ("start", "end")}
+    again = []  # the last occurrence is not the first
     for j, a in enumerate(actions):
         m.add(start[j] + a.duration <= horizon).only_enforce_if(used[j])
         m.add(start[j] == 0).only_enforce_if(~used[j])
+        m.add(last_start[j] + a.duration <= horizon)
+        m.add(last_start[j] >= start[j])
+        once = m.new_bool_var("")  # one occurrence (or none: both times 0), else the last is another one
+        if counts:
+            m.add(count[j] <= 1).only_enforce_if(once)
+            m.add(count[j] >= 2).only_enforce_if(~once)
+        else:
+            m.add_implication(~used[j], once)
+        again.append(~once)
+        m.add(last_start[j] == start[j]).only_enforce_if(once)
+        for w in ("start", "end"):
+            m.add(rank[(j, w)] == 0).only_enforce_if(~used[j])
+            m.add(last_rank[(j, w)] == rank[(j, w)]).only_enforce_if(once)
 
-    def at(p: Point) -> cp_model.LinearExprT:
+    def at(p: Point, first: bool = True) -> cp_model.LinearExprT:
+        """The happening's place in the plan's order (of the first occurrence, or the last): per_tu * its TU +
+        its rank within the TU."""
         j, when = p[0], p[1]
         if j < 0:
-            return ongoing[-1 - j].end
-        return start[j] + actions[j].duration if when == "end" else start[j]
+            return per_tu * ongoing[-1 - j].end
+        tu = (start if first else last_start)[j] + (actions[j].duration if when == "end" else 0)
+        return per_tu * tu + (rank if first else last_rank)[(j, when)]
+
+    for j in range(n):
+        for w in ("start", "end"):
+            m.add(at((j, w), first=False) >= at((j, w)))
 
     def is_used(p: Point):  # noqa: ANN202 - a literal or True
         return True if p[0] < 0 else used[p[0]]
@@ -149,7 +177,7 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
     def treatments(carrier: Carrier, hazard: str) -> list[Point]:
         return removes.get((carrier, hazard), [])
 
-    last_time = max([horizon, *(o.end for o in ongoing)])
+    last_time = per_tu * (max([horizon, *(o.end for o in ongoing)]) + 1)
 
     def choose(pool: list[Provider], options: list) -> None:
         """A literal per provider that says it is the one relied on: it is used, and its guard literals that do
@@ -176,13 +204,13 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
         for p, s in zip(pool, chosen, strict=True):
             m.add(at(p) <= first).only_enforce_if(s)
         m.add(sum(chosen) >= needed)
-        for p, active in users:
+        for p, active in users:  # the provider's happening comes strictly before the user's (it reads the pre-state)
             if active is True:
                 m.add(needed == 1)
-                m.add(first <= at(p))
+                m.add(first + 1 <= at(p))
             else:
                 m.add_implication(active, needed)
-                m.add(at(p) >= first).only_enforce_if(active)
+                m.add(at(p) >= first + 1).only_enforce_if(active)
 
     needs: dict[tuple, tuple[list[Provider], list[tuple[Point, object]]]] = {}
     restorers: dict[tuple[Atom, bool], tuple | None] = {}
@@ -283,10 +311,24 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                 for d, where, _ in sure.get((atom, not pos), []):
                     if d != j and d >= 0:
                         after = m.new_bool_var("")
-                        m.add(at((d, where)) >= start[j] + a.duration).only_enforce_if([used[j], used[d], after])
-                        m.add(at((d, where)) <= start[j]).only_enforce_if([used[j], used[d], ~after])
+                        m.add(at((d, where)) >= at((j, "end"))).only_enforce_if([used[j], used[d], after])
+                        m.add(at((d, where)) <= at((j, "start"))).only_enforce_if([used[j], used[d], ~after])
                         m.add_implication(~after, needed)
-                        m.add(first <= start[j]).only_enforce_if([used[j], used[d], ~after])
+                        m.add(first <= at((j, "start"))).only_enforce_if([used[j], used[d], ~after])
+    # a happening that needs the negation of an over-all condition is not inside the action's interval
+    needers: dict[tuple[Atom, bool], list[Point]] = {}
+    for j, a in enumerate(actions):
+        for w, conds in (("start", a.cond_start), ("end", a.cond_end)):
+            for atom, pos in conds:
+                if not is_derived(atom) and atom[0] not in _RESOURCES:
+                    needers.setdefault((atom, pos), []).append((j, w))
+    for j, a in enumerate(actions):
+        for atom, pos in a.cond_overall:
+            for b, w in needers.get((atom, not pos), []):
+                if b != j:
+                    before = m.new_bool_var("")
+                    m.add(at((b, w)) <= at((j, "start"))).only_enforce_if([used[j], used[b], before])
+                    m.add(at((b, w)) >= at((j, "end"))).only_enforce_if([used[j], used[b], ~before])
     # running processes keep their over-all conditions until their end
     for o in ongoing:
         for atom, pos in o.action.cond_overall:
@@ -294,7 +336,9 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                 continue
             for d, where, _ in sure.get((atom, not pos), []):
                 if d >= 0:
-                    m.add(at((d, where)) >= o.end).only_enforce_if(used[d])
+                    m.add(at((d, where)) >= per_tu * o.end).only_enforce_if(used[d])
+            for b, w in needers.get((atom, not pos), []):
+                m.add(at((b, w)) >= per_tu * o.end).only_enforce_if(used[b])
 
     # protection: a carrier with a hazard now must be treated before it touches a clean region protected from it,
     # unless an exempt contact may have brought the hazard there first
@@ -343,6 +387,8 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                     options.append(off)
                 m.add_bool_or([*options, ~used[j]] if j >= 0 else options)
 
+    _add_chains(m, rules, inst, actions, carried, init, at, used, treatments, providers, exempt)
+
     # goals: a provider relied on for each goal that does not hold now (its guard made true first)
     for g in inst.goals:
         pools = ([treatments(c, h) for c, h in rules.unsafe_facts(g[1]) if h in carried.get(c, frozenset())]
@@ -367,10 +413,11 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
     for stock in {s for a in actions for s, _ in a.consumes}:
         m.add(sum(count[j] * dict(a.consumes).get(stock, 0) for j, a in enumerate(actions))
               <= inst.remaining(stock))
-    loads = add_resource_no_overlap(m, actions, start, used, {}, state, inst.decision_time, count)
+    loads = add_resource_no_overlap(m, actions, start, used, {}, state, inst.decision_time, count,
+                                    [(j, last_start[j], again[j]) for j in range(n)])
     makespan = m.new_int_var(0, horizon, "makespan")
     for j, a in enumerate(actions):
-        m.add(makespan >= start[j] + a.duration).only_enforce_if(used[j])
+        m.add(makespan >= last_start[j] + a.duration).only_enforce_if(used[j])
     for load, when in loads:
         m.add(makespan >= load).only_enforce_if(when)
     objectives, constant, upper = cost_objectives(inst, actions, count, makespan, horizon,
@@ -502,3 +549,99 @@ def _all(m: cp_model.CpModel, lits: list):  # noqa: ANN202 - a literal
     v = m.new_bool_var("")
     m.add_bool_and(lits).only_enforce_if(v)
     return v
+
+
+def _add_chains(m: cp_model.CpModel, rules: HygieneRules, inst: Instance, actions: list[GroundAction],
+                carried: dict, init: set, at, used: list, treatments, providers,  # noqa: ANN001
+                exempt: dict) -> None:
+    """Hazards passed on (docs/planners.md, "Chains"): a checked contact of a used action, at its first and at its
+    last occurrence, brings hazard h from carrier y onto a clean region dst protected against it, where y carries
+    h now, or gained it from a carrier x that carries it now through a contact that surely happened earlier (x
+    untreated until then, the contact's guard true now and not undone). Then a treatment of y removed h in
+    between, or the contact's guard was undone first, or dst already had h (an exempt contact brought it first)
+    and, when a goal needs dst clean of h, a treatment of dst removes it later."""
+    goal_unsafe = {f for g in inst.goals if g[0] == "safe" for f in rules.unsafe_facts(g[1])}
+
+    def option(p: Provider, *constraints) -> object:  # noqa: ANN002 - linear constraints
+        """A literal that says provider p is used and the constraints hold."""
+        q = m.new_bool_var("")
+        if p[0] >= 0:
+            m.add_implication(q, used[p[0]])
+        for c in constraints:
+            m.add(c).only_enforce_if(q)
+        return q
+
+    def sure_guard(guard: tuple) -> bool:
+        return all(not is_derived(atom) and (atom in init) == pos for atom, pos in guard)
+
+    def undone_by(guard: tuple, time) -> list:  # noqa: ANN001
+        """Literals: some provider of a guard literal's negation happens no later than ``time``."""
+        return [option(p, at(p) <= time) for atom, pos in guard for p in providers(atom, not pos)]
+
+    # gains[(y, h)]: (action, phase, x, guard) of contacts that surely give h to y from x, which carries it now
+    gains: dict[tuple[Carrier, str], list] = {}
+    for j, a in enumerate(actions):
+        for w in ("start", "end"):
+            for c in a.phase(w).contacts:
+                if not sure_guard(c.guard):
+                    continue
+                for x, y in (c.pair, c.pair[::-1]):
+                    for h in carried.get(x, ()):
+                        if x != y and h not in carried.get(y, ()) and rules.crosses(h, x, y):
+                            gains.setdefault((y, h), []).append((j, w, x, c.guard))
+    gained: dict[tuple, tuple] = {}  # (j, w, x, h, guard) -> (x untreated before it, its guard not undone)
+
+    def gain_holds(j: int, w: str, x: Carrier, h: str, guard: tuple) -> tuple:
+        key = (j, w, x, h, guard)
+        if key not in gained:
+            lits = []
+            for why in (treatments(x, h), None):  # x treated before the contact; the guard undone before it
+                ok = m.new_bool_var("")
+                early = ([option(p, at(p) <= at((j, w))) for p in why] if why is not None
+                         else undone_by(guard, at((j, w))))
+                m.add_bool_or([ok, *early])
+                lits.append(ok)
+            gained[key] = tuple(lits)
+        return gained[key]
+
+    for u, a in enumerate(actions):
+        for w in ("start", "end"):
+            times = [at((u, w)), at((u, w), first=False)]
+            for c in a.phase(w).contacts:
+                if not c.checked or not sure_guard(c.guard):
+                    continue
+                for y, dst in (c.pair, c.pair[::-1]):
+                    for h in rules.hazards:
+                        if h in carried.get(dst, ()) or not rules.violates(dst, h) or not rules.crosses(h, y, dst):
+                            continue
+                        sources = [None] if h in carried.get(y, ()) else gains.get((y, h), [])
+                        for tau in (times if sources == [None] else times[1:]):  # a gain: the last occurrence
+                            for src in sources:
+                                _chain(m, option, undone_by, gain_holds, at, used, u, tau, src, c.guard,
+                                       treatments(y, h), exempt.get((dst, h), []),
+                                       treatments(dst, h) if (dst, h) in goal_unsafe else None, h)
+
+
+def _chain(m: cp_model.CpModel, option, undone_by, gain_holds, at, used, u: int, tau, src, guard: tuple,  # noqa: ANN001
+           cleaners: list, exempt: list, later: list | None, h: str) -> None:
+    """One user happening at ``tau`` of a contact from y onto dst, with y's hazard from ``src`` (None: carried now;
+    else the gaining contact): the options of :func:`_add_chains`."""
+    antecedent = [used[u]]
+    after = None
+    if src is not None:
+        g, gw, x, gguard = src
+        antecedent.append(used[g])
+        before = m.new_bool_var("")
+        m.add(at((g, gw)) >= tau).only_enforce_if(~before)
+        antecedent += [before, *gain_holds(g, gw, x, h, gguard)]
+        after = at((g, gw))
+    options = [option(t, at(t) <= tau - 1, *(() if after is None else (at(t, first=False) >= after + 1,)))
+               for t in cleaners]
+    options += undone_by(guard, tau - 1)
+    if exempt:
+        had = m.new_bool_var("")
+        m.add_bool_or([option(e, at(e) <= tau - 1) for e in exempt]).only_enforce_if(had)
+        if later is not None:
+            m.add_bool_or([option(t, at(t, first=False) >= tau + 1) for t in later]).only_enforce_if(had)
+        options.append(had)
+    m.add_bool_or([~x for x in antecedent] + options)
