@@ -185,6 +185,8 @@ class RelaxedTask:
                 if (key[0] == "t" and task.facts >> key[1] & 1) or (key[0] == "f" and not task.facts >> key[1] & 1)
                 or (key[0] == "c" and not task.contam >> key[1] & 1)}
         self._reachieve(index, prop, groups, root)
+        self.kept_start: dict[int, list[tuple[int, int]]] = {}  # per action: (prop X, prop "started keeping X")
+        self._kept_clean(index, prop)
         self._prune(len(index))
         self.n_props = len(index)
         self.n_ops = len(self.op_pre)
@@ -315,6 +317,91 @@ class RelaxedTask:
             for o in adders.get(q, []):
                 self._copy(o, [*lifted(self.op_pre[o], lp), lp], [*self.op_add[o], xl], lifted(self.op_early[o], lp))
 
+    def _kept_clean(self, index: dict[tuple, int], prop) -> None:  # noqa: ANN001
+        """Cleanliness that cannot be restored, kept through a landmark (docs/certification.md, "Lower bounds").
+
+        Let a contact happening P need X = "carrier c is free of h" (a protection constraint) and L (a condition or
+        another constraint of P). When nothing can remove h from c (X has no achiever), X holds at P only if it
+        holds from now on. When moreover every achiever of L is a happening of a continuation action, the last
+        achievement of L before P (L false now) is a happening of some action A, and A's start happens before it.
+        An unguarded contact of A's start that lets h cross from a carrier s onto c would have put h on c for good
+        unless s was free of h then. So P needs "X kept through L" (XL), achieved by zero-cost copies of L's
+        achievers that also need "A started while X held and every such s was free of h" (SK), itself achieved
+        after A's start by a zero-cost op needing those props. XL holds now when X and L do (as for "X after L");
+        SK holds now for a running A when X does (X held at A's start and c did not get h from any s, so every s
+        was free of h). Zero-cost copies with more preconditions than their originals keep every bound a lower
+        bound: each real plan maps to a relaxed plan of the same cost that uses them."""
+        H = self.task.H
+        if not H:
+            return
+        key_of = {p: key for key, p in index.items()}
+        adders: dict[int, list[int]] = {}
+        for o, adds in enumerate(self.op_add):
+            for q in adds:
+                adders.setdefault(q, []).append(o)
+        made: dict[tuple[int, int], int | None] = {}
+        started_keeping: dict[tuple[int, int], int] = {}
+
+        def sources(k: int, c: int, h: int) -> list[int]:
+            """The props "s is free of h" for the unguarded contacts of action k's start that let h cross onto c."""
+            out = []
+            for ct in self.actions[k].start.contacts:
+                if ct.guard is not None:
+                    continue
+                if ct.b == c and ct.cross_ab >> h & 1:
+                    out.append(prop(("c", ct.a * H + h)))
+                if ct.a == c and ct.cross_ba >> h & 1:
+                    out.append(prop(("c", ct.b * H + h)))
+            return out
+
+        def keeping_start(k: int, xp: int, c: int, h: int) -> int:
+            if (k, xp) not in started_keeping:
+                sk = prop(("kept-start", k, xp))
+                started_keeping[(k, xp)] = sk
+                self.kept_start.setdefault(k, []).append((xp, sk))
+                self._zero_op([self.started[k], xp, *sources(k, c, h)], [sk], k, self.started[k], 0, [])
+            return started_keeping[(k, xp)]
+
+        def kept(xp: int, lp: int) -> int | None:
+            if (xp, lp) not in made:
+                made[(xp, lp)] = None
+                ach = adders.get(lp, [])
+                c, h = divmod(key_of[xp][1], H)
+                if ach and all(self.op_action[o] >= 0 and self.op_kind[o] in (START, END) for o in ach) and any(
+                        sources(self.op_action[o], c, h) for o in ach):
+                    xl = prop(("kept", xp, lp))
+                    made[(xp, lp)] = xl
+                    self.after.append((xp, lp, xl))
+                    for o in ach:
+                        k = self.op_action[o]
+                        end = self.op_kind[o] == END
+                        self._zero_op([*self.op_pre[o], keeping_start(k, xp, c, h)], [xl], k, self.started[k],
+                                      self.op_duration[o] if end else 0, list(self.op_early[o]) if end else [])
+            return made[(xp, lp)]
+
+        for o in range(len(self.op_pre)):
+            cons = self.op_cons[o]
+            extra = []
+            for xp, waive in cons:
+                if key_of[xp][0] != "c" or adders.get(xp):
+                    continue
+                for lp, l_waive in [*((q, 0) for q in self.op_pre[o]), *cons]:
+                    if lp != xp and key_of.get(lp, ("",))[0] in ("t", "f", "c"):
+                        xl = kept(xp, lp)
+                        if xl is not None:  # waived where either constraint is (then L need not hold at P)
+                            extra.append((xl, waive | l_waive))
+            if extra:
+                self.op_cons[o] = [*cons, *extra]
+
+    def _zero_op(self, pre: list[int], adds: list[int], k: int, started: int, duration: int, early: list[int]
+                 ) -> None:
+        """A zero-cost op of action k that happens no earlier than ``duration`` after its start."""
+        for name, value in (("op_pre", pre), ("op_cons", []), ("op_add", adds), ("op_kind", END), ("op_action", k),
+                            ("op_started", started), ("op_duration", duration), ("op_dels", 0),
+                            ("op_req_true", 0), ("op_req_false", 0), ("op_certain_adds", 0), ("op_resources", 0),
+                            ("op_guard", 0), ("op_early", early)):
+            getattr(self, name).append(value)
+
     def _copy(self, o: int, pre: list[int], adds: list[int], early: list[int]) -> None:
         """A copy of op o with other preconditions, effects and early props (same kind, action and cost)."""
         for field in ("op_cons", "op_kind", "op_action", "op_started", "op_duration", "op_dels", "op_req_true",
@@ -381,6 +468,9 @@ class RelaxedTask:
         out += [p for mask, cap, p in self.room_props if (facts & mask).bit_count() < cap]
         out += [self.started[k] for k in started]
         out += [self.history_started[h] for h in history]
+        if self.kept_start:  # a running action started keeping X when X still holds
+            present = set(out)
+            out += [sk for k in started for xp, sk in self.kept_start.get(k, ()) if xp in present]
         if self.after:  # "X after L" holds now when X and L both hold now
             present = set(out)
             out += [xl for q, lp, xl in self.after if q in present and lp in present]

@@ -487,18 +487,9 @@ def _bounds_text(task: Task, max_actions: int | None) -> str:
     return "; ".join(parts)
 
 
-def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None, time_limit: float = 60.0, *,
-                 reductions: bool = True) -> SearchResult:
-    """The lexicographically optimal continuation of ``inst`` under its profile, each action ending by the
-    deadline (and at most ``max_actions`` actions when given); or a proof that there is none; or undetermined.
-
-    ``reductions=False`` turns off everything beyond plain exhaustive uniform-cost search over integer start
-    times with exact duplicate detection (relevance filter, commuting-start order, tight plans, bounds, dominance
-    across times): slow, for cross-checking that the reductions lose nothing.
-
-    Raises :class:`hygiene_pddl.replay.PhysicalInconsistency` when the history itself cannot be replayed.
-    """
-    t_begin, cpu_begin = time.perf_counter(), time.process_time()
+def prepare(reg: Registries, inst: Instance, max_actions: int | None = None, reductions: bool = True
+            ) -> tuple[_Search, _Node, Symmetry | None, list[str]]:
+    """The search of ``inst`` (compiled task, kept actions, bounds), its root node, the symmetry and the notes."""
     world = World.initial(reg, inst)
     ongoing = run_history(reg, inst, world)
     task = compile_task(reg, inst, world, ongoing)
@@ -517,8 +508,28 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
         notes.append("interchangeable: " + "; ".join(" ".join(c) for c in classes))
     if task.prior_violations:
         notes.append(f"{task.prior_violations} prior violation(s) in the history (kept on record)")
+    n_steps = len(actions)
+    running0 = tuple(sorted((end, 0, -ga.history, n_steps + j, -1, -1) for j, (ga, end) in enumerate(task.ongoing)))
+    root = _Node(0, task.facts, task.contam, task.stocks, running0, (), (), 0, (0,) * len(ADDITIVE), 0, -1, None,
+                 None)
+    return search, root, symmetry, notes
+
+
+def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None, time_limit: float = 60.0, *,
+                 reductions: bool = True) -> SearchResult:
+    """The lexicographically optimal continuation of ``inst`` under its profile, each action ending by the
+    deadline (and at most ``max_actions`` actions when given); or a proof that there is none; or undetermined.
+
+    ``reductions=False`` turns off everything beyond plain exhaustive uniform-cost search over integer start
+    times with exact duplicate detection (relevance filter, commuting-start order, tight plans, bounds, dominance
+    across times): slow, for cross-checking that the reductions lose nothing.
+
+    Raises :class:`hygiene_pddl.replay.PhysicalInconsistency` when the history itself cannot be replayed.
+    """
+    t_begin, cpu_begin = time.perf_counter(), time.process_time()
+    search, root, symmetry, notes = prepare(reg, inst, max_actions, reductions)
+    task, actions = search.task, search.steps
     bounds_text = _bounds_text(task, max_actions)
-    n_add = len(ADDITIVE)
 
     def result(status: SearchStatus, node: _Node | None, expanded: int) -> SearchResult:
         chosen: list[ChosenStep] = []
@@ -533,9 +544,6 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
         return SearchResult(status, cost, plan, expanded, time.perf_counter() - t_begin, max_actions, len(actions),
                             tuple(notes), bounds_text, time.process_time() - cpu_begin, search.evaluations)
 
-    n_steps = len(actions)
-    running0 = tuple(sorted((end, 0, -ga.history, n_steps + j, -1, -1) for j, (ga, end) in enumerate(task.ongoing)))
-    root = _Node(0, task.facts, task.contam, task.stocks, running0, (), (), 0, (0,) * n_add, 0, -1, None, None)
     counter = itertools.count()
     queue: list[tuple] = []
 
