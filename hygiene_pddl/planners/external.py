@@ -685,7 +685,8 @@ class ExternalPlanner:
 
     def _temporal(self, reg: Registries, inst: Instance, raw: list):
         mapper = StepMapper(reg, inst)
-        ordered = sorted(raw, key=lambda r: Fraction(r[2]))
+        ordered = sorted(([n, a, t, None if mapper.finish_makespan(n, tuple(a)) is not None else d]
+                          for n, a, t, d in raw), key=lambda r: Fraction(r[2]))  # finish: no duration (LPG's 0)
         steps, notes = [], []
         for rank, (name, args, start, duration) in enumerate(ordered):
             if mapper.finish_makespan(name, tuple(args)) is not None:

@@ -1,14 +1,18 @@
 """PDDL for one external planner as shipped: ``hygiene-pddl compile INSTANCE --for PLANNER``.
 
 Each target starts from one of the flavours :mod:`hygiene_pddl.planners.external` gives its engines
-(temporal, classical-numeric, classical) and applies the adaptations that planner needs, reusing the
-same unified-planning compilers (:func:`~hygiene_pddl.planners.external.adapt_problem`). Every adaptation
-is written in the files' header comment; docs/external-planners.md has the table and how each was checked.
+(temporal, classical-numeric, classical) and applies the adaptations that planner needs. The planners that
+read no conditional effects (LPG-td, TAMER, Aries) get hygiene-pddl's own lowering
+(:mod:`hygiene_pddl.planners.lowering`: conditional effects split into action variants, quantifiers expanded,
+the makespan ticks rewritten or left out), written by our printer in well under a second; only ``optic`` still
+goes on through unified-planning's compilers (:func:`~hygiene_pddl.planners.external.adapt_problem`) for its
+disjunctive and negative conditions. Every adaptation is written in the files' header comment;
+docs/external-planners.md has the table and how each was checked.
 
-Files that went through unified-planning's compilers are written by its ``PDDLWriter`` (which renames
-the predicate ``at`` to ``at_`` and names compiled action variants ``pick_0``, ``pick_1``, ...);
-:meth:`Export.map_back` turns a plan step on those files back into the compiler's action and arguments,
-which is what ``hygiene-pddl plan --planner 'cmd:...'`` does with the planner's plan file.
+Variants are named ``pick_0``, ``pick_1``, ...; files that went through unified-planning's compilers are
+written by its ``PDDLWriter`` (which renames the predicate ``at`` to ``at_``). :meth:`Export.map_back` turns a
+plan step on those files back into the compiler's action and arguments, which is what ``hygiene-pddl plan
+--planner 'cmd:...'`` does with the planner's plan file.
 """
 
 from __future__ import annotations
@@ -21,14 +25,46 @@ from pathlib import Path
 from compiler.domain import build_domain
 from compiler.problem import build_problem, instance_weights
 from compiler.render import _env, render_classical, render_instance_domain, render_problem
+from compiler.ticks import FINISH
 from hygiene_pddl.errors import InputError
 from hygiene_pddl.instances.model import Instance
-from hygiene_pddl.planners.external import ENGINES, adapt_problem, drop_level_args, render_numeric
+from hygiene_pddl.planners.external import adapt_problem, drop_level_args, render_numeric
+from hygiene_pddl.planners.lowering import joined_processes, lower
 from hygiene_pddl.registries import Registries
 from hygiene_pddl.replay import replay
 
-#: The ADL-free chain (POPF's documented limits): conditional effects, disjunctions, negative conditions.
-UP_CHAIN_ADL = ("conditional-effects", "disjunctive-conditions", "negative-conditions")
+#: What unified-planning still compiles for POPF's documented limits, after our lowering: disjunctions, negative
+#: conditions.
+UP_CHAIN_ADL = ("disjunctive-conditions", "negative-conditions")
+
+
+@dataclass(frozen=True)
+class Lowering:
+    """How :func:`hygiene_pddl.planners.lowering.lower` treats one target's files."""
+
+    ticks: str  # rewrite | drop
+    expand_conditions: bool  # quantifiers in conditions expanded too (those in conditional effects always are)
+    binary_sums: bool = False  # the metric's sums nested two terms at a time
+
+    def sentences(self) -> list[str]:
+        out = ["conditional effects (hazard transfer, treatments, marks) compiled away by hygiene-pddl's own "
+               "lowering: each action is split by a decision tree over the literals of its effect conditions, one "
+               "variant ACTION_N per leaf with the path's literals as extra conditions and the effects that fire "
+               "there; exactly one variant is executable wherever the action is, with the same effects (sound and "
+               "complete)",
+               "quantifiers inside conditional effects" + (" and conditions" if self.expand_conditions else "")
+               + " expanded over the instance's objects, static facts evaluated; objects the domain then names "
+               "are its constants"]
+        if self.ticks == "rewrite":
+            out.append("where the instance declares its makespan with ticks, (finish ?k) needs the tick after ?k "
+                       "not yet passed when it happens (every action has ended by then) instead of the "
+                       "(tick-marked) effects: the same bound K >= round(last end), without conditional effects")
+        else:
+            out.append("the makespan ticks and (finish ?k) are left out (they serve the metric only); `hygiene-pddl "
+                       "plan` writes the finish step back")
+        if self.binary_sums:
+            out.append("the metric written as nested binary sums (LPG-td rejects a + of more than two terms)")
+        return out
 
 
 @dataclass(frozen=True)
@@ -39,6 +75,7 @@ class Target:
     reads: str  # who reads the files, as shipped
     flavour: str  # temporal | numeric | classical
     compilers: tuple[str, ...] = ()  # unified-planning compilers applied (external.ENGINES names)
+    lowering: Lowering | None = None  # hygiene-pddl's own lowering, before any unified-planning compiler
     metric: str = "no-total-time"  # total-time | no-total-time | drop
     levels: bool = False  # numeric fluents replaced: stocks as discrete levels, cost fluents dropped
     checked: str = ""  # how this target was checked (docs/external-planners.md)
@@ -47,7 +84,7 @@ class Target:
     @property
     def via_up(self) -> bool:
         """Whether the files are written by unified-planning's PDDLWriter (after its compilers)."""
-        return bool(self.compilers) or self.metric == "drop" or self.levels
+        return bool(self.compilers)
 
     @property
     def plan_kind(self) -> str:
@@ -56,6 +93,8 @@ class Target:
     def adaptations(self) -> list[str]:
         """The changes from the committed temporal files, one sentence each."""
         out = list(self.notes)
+        if self.lowering:
+            out += self.lowering.sentences()
         if self.flavour == "temporal" and self.metric == "no-total-time":
             out.append("the makespan term (total-time) is left out of the metric (the reader cannot take "
                        "(total-time) inside a sum); the other cost terms keep their lexicographic weights")
@@ -65,9 +104,9 @@ class Target:
                        "the planner rejects)")
         if self.metric == "drop":
             out.append("no :metric (the planner rejects this metric): any plan it finds is satisficing")
-        names = {"conditional-effects": "conditional effects (hazard transfer, treatments) compiled away: one "
-                                        "action variant per combination of effect conditions",
-                 "disjunctive-conditions": "disjunctive conditions (the protection guards) compiled away into "
+        if self.lowering and not self.via_up:
+            out.append("`hygiene-pddl plan --planner cmd:...` maps the variants back to their actions")
+        names = {"disjunctive-conditions": "disjunctive conditions (the protection guards) compiled away into "
                                            "action variants",
                  "negative-conditions": "negative conditions compiled away: complement predicates not_P "
                                         "kept up to date by every effect on P"}
@@ -89,20 +128,22 @@ TARGETS: dict[str, Target] = {t.key: t for t in (
            metric="total-time", notes=("none: the kairos command reads the committed temporal files, (total-time) "
                                        "in the metric included",),
            checked="`kairos solve D P` on the file; tests/planners/test_targets.py"),
-    Target("lpg", "LPG-td 1.4 (the lpg binary shipped in up-lpg)", "temporal", ENGINES["lpg"].compilers,
-           notes=("the metric is kept, written as nested binary sums (LPG-td rejects a + of more than two "
-                  "terms); disjunctions and negative conditions are kept: LPG-td reads them, and with them "
-                  "compiled away too it misprints action names in its plans (hot_cocoa: 212 actions)",),
+    Target("lpg", "LPG-td 1.4 (the lpg binary shipped in up-lpg)", "temporal", metric="total-time",
+           lowering=Lowering("rewrite", expand_conditions=False, binary_sums=True),
+           notes=("the metric is kept, (total-time) included; disjunctions, negative and quantified conditions are "
+                  "kept: LPG-td reads them",),
            checked="the up-lpg binary run directly: `lpg -o D -f P -n 1 -out PLAN`; tests/planners/test_targets.py"),
     Target("optic", "OPTIC and POPF2-family temporal planners", "temporal", UP_CHAIN_ADL,
-           notes=("POPF's documentation: no negative or disjunctive preconditions, no conditional effects; the "
-                  "metric is kept as nested binary sums",),
+           lowering=Lowering("rewrite", expand_conditions=True, binary_sums=True),
+           notes=("POPF's documentation: no negative or disjunctive preconditions, no conditional effects",),
            checked="not run here (no OPTIC or POPF package on PyPI or Debian)"),
     Target("tamer", "TAMER (pytamer, through unified-planning's PDDLReader and OneshotPlanner)", "temporal",
-           ENGINES["tamer"].compilers, metric="drop",
+           metric="drop", lowering=Lowering("drop", expand_conditions=True),
+           notes=("TAMER reads no conditional effects, forall effects or quantified conditions",),
            checked="PDDLReader + OneshotPlanner(name='tamer') with no compiler: tests/planners/test_targets.py"),
     Target("aries", "Aries (up-aries, through unified-planning's PDDLReader and OneshotPlanner)", "temporal",
-           ("conditional-effects", "disjunctive-conditions"), metric="drop", levels=True,
+           metric="drop", levels=True, lowering=Lowering("drop", expand_conditions=True),
+           notes=("Aries reads no conditional effects, forall effects, quantified conditions or real fluents",),
            checked="PDDLReader + OneshotPlanner(name='aries') with no compiler: tests/planners/test_targets.py"),
     Target("enhsp", "ENHSP (the enhsp jar shipped in up-enhsp: java -jar enhsp.jar -o D -f P)", "numeric",
            notes=("classical-numeric flavour: instantaneous actions (processes others join are split into "
@@ -178,6 +219,8 @@ def _level_flavour(reg: Registries, inst: Instance) -> tuple[str, str]:
     classical = build_domain(reg, inst.family, "classical", weights)
     view = build_domain(reg, inst.family, "temporal")
     for a in view.actions:
+        if a.name == FINISH:  # the makespan ticks: left out by the lowering with the metric
+            continue
         levels, conditions, effects = [], [], []
         for c in a.conditions:
             if m := _STOCK_AT_LEAST.fullmatch(c):
@@ -226,14 +269,44 @@ def _base_text(t: Target, reg: Registries, inst: Instance) -> tuple[str, str]:
     return domain, problem
 
 
+def _lowered(t: Target, inst: Instance, domain: str, problem: str):  # noqa: ANN202 - (texts, variants, notes)
+    from hygiene_pddl.pddl import parse_domain, parse_problem, print_domain, print_problem
+
+    low = lower(parse_domain(domain), parse_problem(problem), t.lowering.ticks, t.lowering.expand_conditions,
+                "drop" if t.metric == "drop" else "binary" if t.lowering.binary_sums else "keep")
+    notes = [f"lowering: {n}" for n in low.notes]
+    joined = joined_processes(low.domain)
+    if t.key == "lpg" and joined:
+        notes.append(f"warning: {', '.join(joined)} hold an over-all condition on what another durative action adds "
+                     "at its start and deletes at its end; LPG-td then splits that action ('USE SPLITTED ACTIONS') "
+                     "and prints it under another action's name and arguments (hot_cocoa: a cook printed as a "
+                     "pour), which `hygiene-pddl plan` and the validator reject")
+    return print_domain(low.domain), print_problem(low.problem), low.variants, notes
+
+
 def export(key: str, reg: Registries, inst: Instance) -> Export:
     """Domain and problem text for target ``key`` (see :data:`TARGETS`), header comment included."""
     t = target(key)
     domain, problem = _base_text(t, reg, inst)
     extra = _classical_drops(reg, inst) if t.flavour in ("classical", "numeric") else []
+    variants: dict[str, str] = {}
+    if t.lowering:
+        domain, problem, variants, notes = _lowered(t, inst, domain, problem)
+        extra += notes
+    consuming = {a.name: len(a.consumes) for a in reg.actions.values()}
+
+    def original(name: str, args: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+        name = name.lower()
+        if variants and name not in variants:
+            raise InputError(f"the plan step ({name} {' '.join(args)}) names no action of the {t.key} files")
+        name = variants.get(name, name)
+        args = tuple(a.lower() for a in args)
+        return (name, drop_level_args(args, consuming.get(name, 0))) if t.levels else (name, args)
+
     if not t.via_up:
         head = _header(t, inst, extra)
-        return Export(t, head + domain, head + problem, tuple(t.adaptations()) + tuple(extra))
+        return Export(t, head + domain, head + problem, tuple(t.adaptations()) + tuple(extra),
+                      original if t.lowering else None)
     import warnings
 
     from unified_planning.io import PDDLReader, PDDLWriter
@@ -241,11 +314,10 @@ def export(key: str, reg: Registries, inst: Instance) -> Export:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # unified-planning's credits and deprecation notices
-        original = PDDLReader().parse_problem_string(domain, problem)
-        compiled, back, applied = adapt_problem(original, t.compilers, keep_metric=t.metric != "drop")
+        parsed = PDDLReader().parse_problem_string(domain, problem)
+        compiled, back, applied = adapt_problem(parsed, t.compilers, keep_metric=t.metric != "drop")
     writer = PDDLWriter(compiled)
     head = _header(t, inst, [*extra, f"unified-planning applied: {', '.join(applied) or 'nothing'}"])
-    consuming = {a.name: len(a.consumes) for a in reg.actions.values()}
 
     def to_compiler(name: str, args: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         try:
@@ -257,8 +329,7 @@ def export(key: str, reg: Registries, inst: Instance) -> Export:
         ai = ActionInstance(action, objects)
         for mb in reversed(back):
             ai = mb(ai)
-        out = (ai.action.name, tuple(p.object().name for p in ai.actual_parameters))
-        return (out[0], drop_level_args(out[1], consuming.get(out[0], 0))) if t.levels else out
+        return original(ai.action.name, tuple(p.object().name for p in ai.actual_parameters))
 
     return Export(t, head + writer.get_domain(), head + writer.get_problem(),
                   tuple(t.adaptations()) + tuple(extra), to_compiler)

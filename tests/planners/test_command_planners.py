@@ -69,8 +69,6 @@ def test_command_names_pick_their_target():
 
 
 @pytest.mark.skipif(not os.access(LPG, os.X_OK), reason="no LPG-td binary for this platform")
-@pytest.mark.xfail(strict=True, reason="LPG-td exits 1 on the v2 spoon_fruit PDDL of the lpg target (known since the "
-                   "v2 compiler merge; issue 17 note)")
 def test_lpg_td_through_a_command_template_gives_an_accepted_plan():
     planner = catalogue()[f"cmd:{LPG} -o {{domain}} -f {{problem}} -n 1 -out {{plan}}"].factory()
     result = planner.solve(load_instance(SPOON, REG), 30, REG)
