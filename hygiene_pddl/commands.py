@@ -7,7 +7,15 @@ import sys
 from pathlib import Path
 
 from hygiene_pddl.cli import command, print_json
-from hygiene_pddl.errors import EXIT_INFEASIBLE, EXIT_INVALID, EXIT_OK, EXIT_UNAVAILABLE, EXIT_UNDETERMINED
+from hygiene_pddl.errors import (
+    EXIT_INFEASIBLE,
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_UNAVAILABLE,
+    EXIT_UNDETERMINED,
+    InputError,
+    Location,
+)
 from hygiene_pddl.outputs import output_dir, write_text, writing
 
 
@@ -132,7 +140,6 @@ PLAN_EXIT = {"plan": EXIT_OK, "infeasible": EXIT_INFEASIBLE, "undetermined": EXI
 def _plan(args: argparse.Namespace) -> int:
     import json
 
-    from hygiene_pddl.errors import InputError
     from hygiene_pddl.instances import load_instance
     from hygiene_pddl.planners import catalogue, planner_info
     from hygiene_pddl.registries import load_registries
@@ -140,7 +147,7 @@ def _plan(args: argparse.Namespace) -> int:
     info = planner_info(args.planner)
     if info is None:
         raise InputError(f"unknown planner {args.planner!r}; available: {', '.join(sorted(catalogue()))} "
-                         "and llm:<model>, saved:<dir>")
+                         "and llm:<model>, saved:<dir>, cmd:<command>, up:<engine>", Location("--planner"))
     ok, why = info.available()
     if not ok:
         print(f"error: planner {args.planner} cannot run here: {why}", file=sys.stderr)

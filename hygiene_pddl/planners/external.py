@@ -101,6 +101,7 @@ class EngineSpec:
     modules: tuple[str, ...] = ()
     adaptations: str = "none"
     extra_notes: tuple[str, ...] = field(default=())
+    target: str | None = None  # the `compile --for` target whose files the engine reads (planners/targets.py)
 
 
 #: How each flavour is called in notes and descriptions.
@@ -110,21 +111,20 @@ ENGINES: dict[str, EngineSpec] = {s.key: s for s in (
     EngineSpec("kairos", "kairos", "temporal", params=(("threads", 1), ("seed", 0)),
                modules=("up_kairos", "kairos"),
                adaptations="none; anytime on the problem's metric (makespan term left out for unified-planning)"),
-    EngineSpec("tamer", "tamer", "temporal", ("conditional-effects",), keep_metric=False,
-               modules=("up_tamer", "pytamer"),
-               adaptations="TAMER rejects conditional effects and final-value metrics: conditional effects compiled "
-                           "away (UP's remover), metric dropped (satisficing)"),
-    EngineSpec("aries", "aries", "temporal", ("conditional-effects", "disjunctive-conditions", "integer-fluents"),
-               keep_metric=False, modules=("up_aries",),
-               adaptations="Aries rejects conditional effects, (not (and ..)) conditions, real fluents and products "
-                           "in the metric: conditional effects and disjunctions compiled away (UP's removers), "
-                           "numeric fluents made integer, metric dropped (satisficing)"),
-    EngineSpec("lpg", "lpg", "temporal", ("conditional-effects",),
-               keep_metric=False, params=(("-seed", "0"),), modules=("up_lpg",),
-               adaptations="LPG-td rejects conditional effects: compiled away (UP's remover; LPG-td reads the "
-                           "disjunctions and negative conditions itself, and misprints action names when they are "
-                           "compiled away too: 212 actions on hot_cocoa); metric dropped (satisficing, one "
-                           "solution); its '[d])' plan lines are repaired before unified-planning reads them"),
+    EngineSpec("tamer", "tamer", "temporal", keep_metric=False, modules=("up_tamer", "pytamer"), target="tamer",
+               adaptations="the `compile --for tamer` files (hygiene-pddl's lowering: conditional effects split into "
+                           "action variants, quantifiers expanded, no metric: satisficing)"),
+    EngineSpec("aries", "aries", "temporal", keep_metric=False, modules=("up_aries",), target="aries",
+               adaptations="the `compile --for aries` files (hygiene-pddl's lowering: conditional effects split "
+                           "into action variants, conditions in negation normal form, stocks as level objects, no "
+                           "metric: satisficing)"),
+    EngineSpec("lpg", "lpg", "temporal", keep_metric=False, params=(("-seed", "0"),), modules=("up_lpg",),
+               target="tamer",
+               adaptations="external:lpg runs the binary up-lpg ships directly on the `compile --for lpg` files "
+                           "(hygiene-pddl's lowering: conditional effects split into action variants, binary metric "
+                           "sums; one solution, seed 0) and reads its plan with the tolerant reader; up:lpg reads "
+                           "the metric-less `compile --for tamer` files through unified-planning's LPG engine "
+                           "(its reader takes no (total-time) in a sum)"),
     EngineSpec("enhsp", "enhsp", "numeric", modules=("up_enhsp",),
                adaptations="classical-numeric flavour rendered on the fly (instantaneous actions, split processes, "
                            "numeric stocks); satisficing"),
@@ -206,8 +206,8 @@ def engine_available(key: str) -> tuple[bool, str]:
     if key == "lpg":
         if sys.platform != "linux":
             return False, f"up-lpg ships an LPG-td binary for Linux only (this is {sys.platform})"
-        binary = _package_dir("up_lpg") / "lpg"
-        if not os.access(binary, os.X_OK):
+        binary = lpg_binary()
+        if binary is None or not os.access(binary, os.X_OK):
             return False, f"LPG-td binary missing or not executable: {binary}"
     if key == "aries":
         import platform
@@ -652,7 +652,19 @@ class ExternalPlanner:
             return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED,
                                   (("build", 0.0), ("solve", 0.0), ("total", 0.0)),
                                   [*notes, f"{self.engine} cannot run here: {why}"])
-        domain, problem = render_for(spec, reg, inst)
+        back = None
+        if spec.target:
+            from hygiene_pddl.planners.targets import export
+
+            try:
+                exp = export(spec.target, reg, inst)
+            except InputError as exc:  # the lowering's documented caps (variants per action)
+                return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED,
+                                      timings_since(t0, time.perf_counter() - t0),
+                                      [*notes, f"the {spec.target} files cannot be written: {exc}"])
+            domain, problem, back = exp.domain, exp.problem, exp.map_back
+        else:
+            domain, problem = render_for(spec, reg, inst)
         t_build = time.perf_counter() - t0
         left = max(0.0, time_limit - t_build)
         out = call_engine(self.engine, domain, problem, left)
@@ -669,10 +681,11 @@ class ExternalPlanner:
             return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings, notes,
                                   timed_out=status in ("KILLED", "TIMEOUT"))
         try:
+            raw = out["steps"] if back is None else [[*back(n, tuple(a)), t, d] for n, a, t, d in out["steps"]]
             if out["kind"] == "temporal":
-                steps, text, more = self._temporal(reg, inst, out["steps"])
+                steps, text, more = self._temporal(reg, inst, raw)
             else:
-                steps, text, more = self._sequential(reg, inst, out["steps"], drop_levels=spec.flavour == "classical")
+                steps, text, more = self._sequential(reg, inst, raw, drop_levels=spec.flavour == "classical")
         except (InputError, ValueError, KeyError) as exc:
             notes.append(f"the engine's plan does not map back to this instance's actions: {exc}")
             return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings, notes)
@@ -722,11 +735,28 @@ class ExternalPlanner:
         return steps, plan_text(reg, inst, steps, self.name, steps_cost(reg, steps)), []
 
 
+def lpg_binary() -> Path | None:
+    """The LPG-td binary that up-lpg ships, if installed."""
+    where = _package_dir("up_lpg")
+    return where / "lpg" if where is not None else None
+
+
+def _lpg_planner():  # noqa: ANN202 - a CommandPlanner (planners/command.py imports this module)
+    """LPG-td run directly on the lpg target's files: unified-planning's reader takes no (total-time) in a sum,
+    and its LPG engine would rewrite the files."""
+    from hygiene_pddl.planners.command import CommandPlanner
+
+    return CommandPlanner(f"{lpg_binary()} -o {{domain}} -f {{problem}} -n 1 -out {{plan}} -seed 0", "lpg",
+                          "external:lpg")
+
+
 def _register() -> None:
     for key, spec in ENGINES.items():
-        register(PlannerInfo(f"external:{key}", f"{spec.up_name} via unified-planning on the "
+        how = "run directly" if key == "lpg" else "via unified-planning"
+        factory = _lpg_planner if key == "lpg" else (lambda key=key: ExternalPlanner(key))
+        register(PlannerInfo(f"external:{key}", f"{spec.up_name} {how} on the "
                              f"{FLAVOUR_LABEL[spec.flavour]} PDDL flavour; adaptations: {spec.adaptations}",
-                             lambda key=key: ExternalPlanner(key), lambda key=key: engine_available(key)))
+                             factory, lambda key=key: engine_available(key)))
 
 
 _register()
