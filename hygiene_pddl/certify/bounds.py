@@ -26,7 +26,7 @@ from hygiene_pddl.certify.task import Cond, GroundAction, Phase, Task
 
 DIGIT = 20  # bits per dimension in a lexicographically encoded cost
 INF = float("inf")
-START, END, HISTORY, GOAL_OP = 0, 1, 2, 3
+START, END, HISTORY, GOAL_OP, AUX = 0, 1, 2, 3, 4  # AUX: a zero-cost op as early as its preconditions
 
 
 def encode(values: Iterable[int]) -> int:
@@ -149,6 +149,9 @@ class RelaxedTask:
             """The op of one happening, and one op per guarded effect of it (its guard joins the preconditions)."""
             adds, guarded = phase_adds(p)
             add_op(pre, constraints(p), adds + extra, kind, k, started, duration, p.dels, req, p.adds, resources)
+            if p.contacts:  # for the transfers of its contacts (_dirty_waivers): the props "p happened" needs
+                self._contact_sites.append((p, [extra[0]] if kind == START else pre, k,
+                                            extra[0] if kind == START else started, 0 if kind == START else duration))
             for guard, effect in guarded:
                 cond_kind = kind if kind != START else END  # a start's guarded effect: at the start, after "started"
                 g_dels = _union_dels(u.dels for u in p.updates if u.guard == guard)
@@ -157,6 +160,8 @@ class RelaxedTask:
                        extra[0] if kind == START else started, duration if kind != START else 0, p.dels | g_dels,
                        (req[0] | guard[0], req[1] | guard[1]), p.adds | g_adds, resources, guard[0])
 
+        self._contact_sites: list[tuple[Phase, list[int], int, int, int]] = []
+        self.end_op: list[int] = []  # the end op of each action
         self.started: list[int] = []
         self.start_ops: list[list[int]] = []  # the start op of each action and its copies
         for k, a in enumerate(self.actions):
@@ -167,6 +172,7 @@ class RelaxedTask:
                           START, k, -1, 0, (a.start.cond[0] | a.overall[0], a.start.cond[1] | a.overall[1]),
                           a.resources)
             # an end's pre-state is inside the interval: the over-all condition holds there
+            self.end_op.append(len(self.op_pre))
             add_happening(a.end, [s, *cond_pre(a.end.cond)], [], END, k, s, a.duration,
                           (a.end.cond[0] | a.overall[0], a.end.cond[1] | a.overall[1]), a.resources)
         self.history_started: dict[int, int] = {}
@@ -187,6 +193,8 @@ class RelaxedTask:
         self._reachieve(index, prop, groups, root)
         self.kept_start: dict[int, list[tuple[int, int]]] = {}  # per action: (prop X, prop "started keeping X")
         self._kept_clean(index, prop)
+        self.dirty_props: list[tuple[int, int]] = []  # (contamination bit, prop "carrier carries h")
+        self._dirty_waivers(prop, cond_pre)
         self._prune(len(index))
         self.n_props = len(index)
         self.n_ops = len(self.op_pre)
@@ -393,6 +401,115 @@ class RelaxedTask:
             if extra:
                 self.op_cons[o] = [*cons, *extra]
 
+    def _dirty_waivers(self, prop, cond_pre) -> None:  # noqa: ANN001
+        """Protection waived by a hazard that arrived legally first (docs/certification.md, "Reductions" 7).
+
+        A contact that would bring h onto a protected carrier d breaks no rule when d already carries h, and d can
+        get h without a violation through an exempt contact (a place in a for-dirty place, a washer load) from a
+        source that got h earlier (through a contact onto a carrier not protected against h, or an exempt one). So
+        a protection constraint "s is free of h" waived by (d, h) becomes "s is free of h, or d carries h", the
+        latter a relaxed fact D(d, h) achieved, after the happening of each such contact, from D(source, h)
+        (initially: the state's contamination, whose waivers the state gives anyway). When a (safe x) goal forbids
+        (d, h): if no action can treat it, it is never reached legally (once there it stays and the goal fails); if
+        only continuation actions can, d, dirty at the waived contact, is treated later by some action A, and the
+        waiver also needs P(d, h). A's start adds it (A started before the waived contact), and so does a copy of A
+        that needs only "some carrier A treats got dirty after now" (D′) and has every unguarded effect of A's start
+        and end (A starts after it): a completion maps to a relaxed plan in which that copy replaces A, placed right
+        after the first D′ it needs (effects earlier, A's cost once)."""
+        task = self.task
+        H = task.H
+        if not H or not self._contact_sites:
+            return
+        treaters: dict[int, list[int]] = {}
+        for k, a in enumerate(self.actions):
+            for p in (a.start, a.end):
+                for t in p.treats:
+                    for h in bits(t.removes):
+                        treaters.setdefault(t.carrier * H + h, []).append(k)
+        by_history = 0
+        for ga, _ in task.ongoing:
+            for p in (ga.start, ga.end):
+                for t in p.treats:
+                    by_history |= t.removes << (t.carrier * H)
+        never = _mask_of(b for b in bits(task.unsafe) if b not in treaters) & ~by_history
+        paid = task.unsafe & ~never & ~by_history
+        transfers: dict[int, list[tuple[int, list[int], int, int, int]]] = {}  # dst bit -> (src bit, pre, k, ...)
+        for p, pre, k, started, duration in self._contact_sites:
+            for c in p.contacts:
+                guard = cond_pre(c.guard) if c.guard is not None else []
+                for src, dst, cross, prot in ((c.a, c.b, c.cross_ab, c.prot_b), (c.b, c.a, c.cross_ba, c.prot_a)):
+                    for h in bits(cross & ~prot):  # onto a carrier protected against h: a violation, never legal
+                        if not never >> (dst * H + h) & 1:
+                            transfers.setdefault(dst * H + h, []).append(
+                                (src * H + h, [*pre, *guard], k, started, duration))
+        waive_all = 0
+        for cons in self.op_cons:
+            for _, w in cons:
+                waive_all |= w
+        needed = [b for b in bits(waive_all) if b in transfers]
+        if not needed:
+            return
+        dirty: dict[int, int] = {}
+
+        def carries(b: int) -> int:
+            if b not in dirty:
+                dirty[b] = prop(("d", b))
+                self.dirty_props.append((b, dirty[b]))
+                needed.append(b)
+            return dirty[b]
+
+        waivable = [b for b in needed]
+        for b in waivable:
+            carries(b)
+        done: set[int] = set()
+        while needed:
+            b = needed.pop()
+            if b in done:
+                continue
+            done.add(b)
+            adds = [dirty[b], prop(("d-new", b))] if paid >> b & 1 else [dirty[b]]
+            for src, pre, k, started, duration in transfers.get(b, ()):
+                self._zero_op([*pre, carries(src)], adds, k, started, duration, [])
+        paid_props: dict[int, int] = {}
+        copies: dict[int, list[int]] = {}  # action -> the paid waivable bits it treats
+        for b in waivable:
+            if paid >> b & 1:
+                paid_props[b] = prop(("paid", b))
+                for k in dict.fromkeys(treaters[b]):
+                    copies.setdefault(k, []).append(b)
+        for k, bs in copies.items():
+            any_new = prop(("d-new-any", k))
+            for b in bs:
+                self._aux_op([prop(("d-new", b))], [any_new])
+            for o in self.start_ops[k]:  # A started before the waived contact: its start pays
+                self.op_add[o] = [*self.op_add[o], *(paid_props[b] for b in bs)]
+            o = self.start_ops[k][0]
+            self._copy(o, [any_new], [*self.op_add[o], *self.op_add[self.end_op[k]], *(paid_props[b] for b in bs)],
+                       [])
+            self.op_cons[-1] = []  # placed earlier than A's start: its protection constraints need not hold there
+        made: dict[tuple[int, int], int] = {}
+        for o, cons in enumerate(self.op_cons):
+            out = []
+            for q, w in cons:
+                reach = [b for b in bits(w) if b in dirty and transfers.get(b)]
+                if reach:
+                    if (q, w) not in made:
+                        made[(q, w)] = ok = prop(("ok", q, w))
+                        self._aux_op([q], [ok])
+                        for b in reach:
+                            self._aux_op([prop(("d-new", b)), paid_props[b]] if b in paid_props else [dirty[b]], [ok])
+                    q = made[(q, w)]
+                out.append((q, w))
+            self.op_cons[o] = out
+
+    def _aux_op(self, pre: list[int], adds: list[int]) -> None:
+        """A zero-cost op of no action, as early as its preconditions."""
+        for name, value in (("op_pre", pre), ("op_cons", []), ("op_add", adds), ("op_kind", AUX), ("op_action", -1),
+                            ("op_started", -1), ("op_duration", 0), ("op_dels", 0), ("op_req_true", 0),
+                            ("op_req_false", 0), ("op_certain_adds", 0), ("op_resources", 0), ("op_guard", 0),
+                            ("op_early", [])):
+            getattr(self, name).append(value)
+
     def _zero_op(self, pre: list[int], adds: list[int], k: int, started: int, duration: int, early: list[int]
                  ) -> None:
         """A zero-cost op of action k that happens no earlier than ``duration`` after its start."""
@@ -465,6 +582,7 @@ class RelaxedTask:
         out += [p for i, p in self.atom_props if facts >> i & 1]
         out += [p for i, p in self.neg_props if not facts >> i & 1]
         out += [p for i, p in self.clean_props if not contam >> i & 1]
+        out += [p for i, p in self.dirty_props if contam >> i & 1]
         out += [p for mask, cap, p in self.room_props if (facts & mask).bit_count() < cap]
         out += [self.started[k] for k in started]
         out += [self.history_started[h] for h in history]
@@ -482,6 +600,13 @@ class RelaxedTask:
         for kind, k in zip(self.op_kind, self.op_action, strict=True):
             out.append(kind != START or all(stocks[s] >= n for s, n in self.actions[k].consumes))
         return out
+
+
+def _mask_of(positions: Iterable[int]) -> int:
+    out = 0
+    for i in positions:
+        out |= 1 << i
+    return out
 
 
 def _union_dels(masks: Iterable[int]) -> int:
@@ -652,7 +777,9 @@ def earliest_makespan(rt: RelaxedTask, pre: list[list[int]], pre_of: list[list[i
             if kind == GOAL_OP:
                 continue
             val = v  # props are taken in nondecreasing order: the last precondition is the latest
-            if kind == START:
+            if kind == AUX:
+                pass
+            elif kind == START:
                 nb = not_before.get(op_action[o], 0)
                 val = max(val, t, nb)
             else:

@@ -60,6 +60,37 @@ def _contact_carriers(p: Phase) -> int:
     return out
 
 
+def _transfers(a: GroundAction, H: int) -> Iterable[tuple[int, int, int]]:
+    """(source carrier, target carrier, hazards) of each contact direction of ``a`` that can bring hazards onto
+    the target without a violation (an exempt contact, or hazards the target is not protected against)."""
+    for p in (a.start, a.end):
+        for c in p.contacts:
+            for src, dst, cross, prot in ((c.a, c.b, c.cross_ab, c.prot_b), (c.b, c.a, c.cross_ba, c.prot_a)):
+                if cross & ~prot:
+                    yield src, dst, cross & ~prot
+
+
+def _sources(a: GroundAction, wanted: int, H: int) -> int:
+    """The (source, hazard) bits that ``a``'s legal transfers onto ``wanted`` bits read (0: none reach them)."""
+    out = 0
+    for src, dst, hs in _transfers(a, H):
+        hit = (wanted >> (dst * H)) & hs
+        out |= hit << (src * H)
+    return out
+
+
+def _protected_sides(task: Task, actions: Iterable[GroundAction], carried: list[int]) -> int:
+    """The (carrier, hazard) bits where a non-exempt contact of ``actions`` meets a carrier protected against a
+    hazard it may carry (a hazard already there waives that contact's protection)."""
+    H = task.H
+    out = 0
+    for a in actions:
+        for p in (a.start, a.end):
+            for c in p.contacts:
+                out |= (c.prot_b & carried[c.b]) << (c.b * H) | (c.prot_a & carried[c.a]) << (c.a * H)
+    return out
+
+
 def relevant_actions(task: Task) -> list[GroundAction]:
     """The ground actions that can matter for a valid plan.
 
@@ -68,7 +99,10 @@ def relevant_actions(task: Task) -> list[GroundAction]:
     (safe x) goal) touches and that may carry a hazard the treatment removes. Its conditions then become needed,
     the atoms its guards read become needed both ways (so every writer of a guard atom is kept and guards read the
     same in the reduced plan), and the carriers its contacts touch become touched. Dropping every other action
-    from a valid plan keeps it valid and makes no cost larger (docs/certification.md)."""
+    from a valid plan keeps it valid and makes no cost larger (docs/certification.md). An action is relevant, too,
+    when a contact of it can legally bring a hazard onto a carrier where a relevant contact may need it (the
+    protected side of a relevant contact: one that already carries the hazard is not violated), or onto the source
+    of such a transfer: dropping it could make that later contact a violation."""
     need_true, need_false = _needs(task.goal)
     H = task.H
     touched = 0
@@ -87,6 +121,9 @@ def relevant_actions(task: Task) -> list[GroundAction]:
         need_true, need_false = need_true | g, need_false | g
         touched |= _contact_carriers(ga.end)
     carried = possible_contamination(task, task.actions)
+    # hazards a kept contact may need on a carrier (a protected side that already carries h breaks no rule there):
+    # (carrier, hazard) bits, grown from the protected sides of kept contacts back through the legal transfers
+    wanted = _protected_sides(task, (ga for ga, _ in task.ongoing), carried)
     keep: set[int] = set()
     changed = True
     while changed:
@@ -98,10 +135,18 @@ def relevant_actions(task: Task) -> list[GroundAction]:
             dels = a.start.may_del | a.end.may_del
             treats = any(touched >> t.carrier & 1 and carried[t.carrier] & t.removes
                          for p in (a.start, a.end) for t in p.treats)
-            if not (adds & need_true or dels & need_false or treats):
+            if not (adds & need_true or dels & need_false or treats or _sources(a, wanted, H)):
                 continue
             keep.add(a.index)
             changed = True
+            wanted |= _protected_sides(task, [a], carried)
+            grown = wanted
+            while True:  # what the kept transfers onto wanted bits need on their sources, through every kept action
+                for k in keep:
+                    grown |= _sources(task.actions[k], grown, H)
+                if grown == wanted:
+                    break
+                wanted = grown
             for cond in (a.start.cond, a.overall, a.end.cond):
                 t, f = _needs(cond)
                 need_true, need_false = need_true | t, need_false | f

@@ -10,10 +10,10 @@ from tests.certify.tasks import instance
 ITEMS = {"apple": "apple", "carrot": "carrot", "shirt": "shirt", "towel": "towel", "cloth": "cloth",
          "board": "board", "bowl": "cereal_bowl", "sponge": "bath_sponge"}
 PLACES = {"counter": "counter", "table": "table", "sink": "sink", "washer": "washer", "basket": "basket",
-          "rack": "rack"}
+          "rack": "rack", "hamper": "hamper", "dryer": "dryer"}  # sink, washer, hamper: for-dirty (exempt contacts)
 ACTIONS = ["pick", "place", "put", "wash-pad", "replace-pad", "rinse-item", "wash-item", "wipe", "open", "close",
            "load", "unload", "run-hot", "run-eco", "don-glove", "doff-glove", "disinfect-pad", "spray", "dwell",
-           "fold", "discard", "fetch-spare"]
+           "fold", "discard", "fetch-spare", "run-dryer"]
 HAZARDS = ["soil", "raw_meat_bacteria", "food_residue"]
 PROFILES = ["water_first", "time_first", "spare_parts_first"]
 
@@ -37,17 +37,18 @@ def small_tasks(draw: st.DrawFn, reg: Registries):
             facts.append(f"(at {item} {places[0] if where in ('left', 'right') else where})")
     facts += [f"(empty {g})" for g in ("left", "right") if g not in held]
     for p in places:
-        if PLACES[p] == "washer" and draw(st.booleans()):
+        if PLACES[p] in ("washer", "dryer") and draw(st.booleans()):
             facts.append(f"(closed {p})")
     for item in items:
         if ITEMS[item] in ("shirt", "towel") and draw(st.booleans()):
             facts.append(f"(dry {item})")
     hazards = sorted(set(draw(st.lists(st.sampled_from(HAZARDS), min_size=1, max_size=2))))
-    carriers = [(g, "pad") for g in ("left", "right")] + [
-        (i, r.name) for i in items for r in reg.object_types[ITEMS[i]].regions]
+    carriers = [(g, "pad") for g in ("left", "right")] + [  # place regions too: exempt contacts pass their hazards on
+        (o, r.name) for o in (*items, *places) for r in reg.object_types[objects[o]].regions]
     sources = draw(st.lists(st.tuples(st.sampled_from(carriers), st.sampled_from(hazards)), min_size=1, max_size=2,
                             unique=True))
     goal_pool = ([f"(at {i} {p})" for i in items for p in places] + [f"(safe {i})" for i in items]
+                 + [f"(holding {g} {i})" for g in ("left", "right") for i in items]
                  + [f"(dry {i})" for i in items if ITEMS[i] in ("shirt", "towel")]
                  + [f"(folded {i})" for i in items if ITEMS[i] in ("shirt", "towel")])
     goals = draw(st.lists(st.sampled_from(goal_pool), min_size=1, max_size=2, unique=True))
