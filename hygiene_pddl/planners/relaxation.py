@@ -118,7 +118,7 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
     for j, a in enumerate(actions):
         m.add(start[j] + a.duration <= horizon).only_enforce_if(used[j])
         m.add(start[j] == 0).only_enforce_if(~used[j])
-        m.add(last_start[j] + a.duration <= horizon)
+        m.add(last_start[j] + a.duration <= horizon).only_enforce_if(used[j])  # an unused one may be too long
         m.add(last_start[j] >= start[j])
         once = m.new_bool_var("")  # one occurrence (or none: both times 0), else the last is another one
         if counts:

@@ -175,3 +175,19 @@ def test_gripper_rounds_alternates_the_grippers_and_keeps_their_order():
                                           "(place left apple plate)", "(wash-pad right)", "(place right apple2 plate)"]
     for g in ("left", "right"):
         assert [a for a in rounds if a.grippers == (g,)] == [a for a in plan if a.grippers == (g,)]
+
+
+def test_an_unused_action_longer_than_the_time_left_does_not_make_the_relaxation_infeasible():
+    """Found by cross-checking hygiene-nsp against the plain exact search on random small tasks: the last
+    occurrence's deadline was enforced for unused actions too, so an 8-TU washer programme in K with 3 TU left
+    made hygiene-nsp say "no plan (proved)" where the empty plan is valid."""
+    from tests.certify.tasks import instance
+
+    inst = instance(REG, "long-unused", objects={"apple": "apple", "board": "board", "washer": "washer"},
+                    facts=["(at apple washer)", "(at board washer)", "(closed washer)", "(empty left)",
+                           "(empty right)"], goals=["(at apple washer)"], actions=["pick", "run-hot"],
+                    hazards=["soil"], sources=[("left", "pad", "soil")], time_left=3)
+    assert REG.actions["run-hot"].duration > 3
+    assert evaluate_plan(REG, inst, parse_plan("; nothing to do\n")).valid
+    result = HygieneNSP().solve(inst, 20, REG)
+    assert result.status is PlanStatus.PLAN and result.proved_optimal and not result.steps, result.notes
