@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 
 from hygiene_pddl.costs import CostVector
 from hygiene_pddl.instances.model import Instance
@@ -219,7 +220,7 @@ class HygieneNSP:
         return None
 
     def _run(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-             bound: int, classes: list[list[str]], deadline: float, first: list[GroundAction] | None = None
+             bound: int, classes: list[list[str]], deadline: float, *, first: list[GroundAction] | None = None
              ) -> tuple[JointModel, LexResult, float]:
         """Build the model for ``bound`` and solve it by ``deadline`` (perf_counter), hinted by ``first`` (else
         by a greedy first plan); also the build time."""
@@ -273,7 +274,8 @@ class HygieneNSP:
                 bound = len(first)
                 cap = max(cap, bound + len(reg.grippers))
             fallback = self._scheduled(reg, inst, state, first, deadline)
-        jm, res, built = self._run(reg, inst, state, actions, bound, classes, deadline, first)
+        run = self._run if first is None else partial(self._run, first=first)
+        jm, res, built = run(reg, inst, state, actions, bound, classes, deadline)
         t_build = t_ground + built
         while True:
             earlier = (jm, res, bound)
@@ -289,7 +291,7 @@ class HygieneNSP:
                 notes.append("focused grounding infeasible: retried with every reachable action")
             else:
                 break
-            jm, res, _ = self._run(reg, inst, state, actions, bound, classes, deadline, first)
+            jm, res, _ = run(reg, inst, state, actions, bound, classes, deadline)
             if not res.found and earlier[1].found:  # the raised bound ran out of time: keep the earlier plan
                 notes.append(f"no plan within the time limit at {bound} actions: kept the plan found within "
                              f"{earlier[2]} actions")
