@@ -89,7 +89,10 @@ def audit_family(reg: Registries, name: str, time_limit: float = 10.0) -> Family
             for p in ep.reference["design"]["pairs"]:
                 if ep.id < p["with"]:
                     a, b = by_key[ep.id], by_key[p["with"]]
-                    why = admit_pair(reg, p["kind"], p["label"], (a[0], a[1]), (b[0], b[1]))
+                    try:
+                        why = admit_pair(reg, p["kind"], p["label"], (a[0], a[1]), (b[0], b[1]))
+                    except InputError as exc:  # one member's plan does not read on the other's instance
+                        why = f"the pair's swap check cannot read a plan: {exc}"
                     if not why and p["kind"] == "history" and p["label"] == "relevant" and \
                             a[2].treatments == b[2].treatments:
                         why = "the relevant pair's plans have the same treatments in the same order"

@@ -611,26 +611,58 @@ def focused(reg: Registries, inst: Instance, usable: list[GroundAction], init: s
 
 class RelaxedPlanner:
     """FF-style relaxed plans over a fixed action list (delete effects, guards and hygiene ignored), with each
-    action's positive conditions and adds and each fact's achievers indexed once for repeated calls."""
+    action's positive conditions and adds and each fact's achievers indexed once for repeated calls.
 
-    def __init__(self, actions: list[GroundAction]):
-        self.actions = actions
-        self.needs = [tuple(dict.fromkeys(a for a, pos in ga.conditions if pos and not is_derived(a)))
-                      for ga in actions]
-        self.adds = [tuple(ga.adds()) for ga in actions]
+    With ``precise`` (the sequential search's heuristic, planners/greedy.py), a negative condition ``(not p)``
+    is a fact of its own (the usual compilation: it holds initially when ``p`` does not, and an action that may
+    delete ``p`` adds it), and a guarded effect is a conditional effect: a unit of its own that needs the
+    action's conditions and its guard. Opening a closed door then counts for what needs it open, and a dryer
+    dries only what was loaded into it. Plans are over units; an action is counted once."""
+
+    def __init__(self, actions: list[GroundAction], precise: bool = False):
+        self.actions, self.precise = actions, precise
+        self.negated: set[Atom] = set()
+        units: list[tuple[int, tuple[Atom, ...], tuple[Atom, ...]]] = []  # (action, needs, adds)
+        for i, ga in enumerate(actions):
+            needs = [a for a, pos in ga.conditions if pos and not is_derived(a)]
+            if not precise:
+                units.append((i, tuple(dict.fromkeys(needs)), tuple(ga.adds())))
+                continue
+            needs += [_negation(a) for a, pos in ga.conditions if not pos and not is_derived(a)]
+            sure = [(a, pos) for w in ("start", "end") for a, pos in ga.phase(w).effects]
+            units.append((i, tuple(dict.fromkeys(needs)), _literal_facts(sure)))
+            for u in ga.updates:
+                guard = [a for a, pos in u.guard if pos and not is_derived(a)]
+                guard += [_negation(a) for a, pos in u.guard if not pos and not is_derived(a)]
+                units.append((i, tuple(dict.fromkeys(needs + guard)), _literal_facts([u.effect])))
+        if precise:
+            self.negated = {atom[1:] for _, needs, _ in units for atom in needs if atom[0] == "not"}
+        self.unit_action = [i for i, _, _ in units]
+        self.needs = [needs for _, needs, _ in units]
+        self.adds = [tuple(a for a in adds if a[0] != "not" or a[1:] in self.negated) for _, _, adds in units]
+        self.first_unit = {i: k for k, i in reversed(list(enumerate(self.unit_action)))}
+        self.guard_needs = [tuple(dict.fromkeys(a for a, pos in ga.guards if pos and not is_derived(a)))
+                            for ga in actions]
         self.achievers: dict[Atom, list[int]] = {}
-        for i, adds in enumerate(self.adds):
+        for k, adds in enumerate(self.adds):
             for a in adds:
-                self.achievers.setdefault(a, []).append(i)
+                self.achievers.setdefault(a, []).append(k)
         self.readers: dict[Atom, list[int]] = {}
-        for i, needs in enumerate(self.needs):
+        for k, needs in enumerate(self.needs):
             for a in needs:
-                self.readers.setdefault(a, []).append(i)
+                self.readers.setdefault(a, []).append(k)
+
+    def _initial(self, init: set[Atom]) -> set[Atom]:
+        """``init`` with the negation facts that hold in it."""
+        if not self.negated:
+            return init
+        return set(init) | {_negation(a) for a in self.negated if a not in init}
 
     def levels(self, init: set[Atom]) -> dict[int, int]:
-        """h_max layer of every reachable action (by index): an action is in the layer after the one that
-        reaches the last of its conditions (a counter of missing conditions per action, one pass per layer)."""
-        reached = set(init)
+        """h_max layer of every reachable unit (by index; a unit is an action unless ``precise``): a unit is in
+        the layer after the one that reaches the last of its conditions (a counter of missing conditions per
+        unit, one pass per layer)."""
+        reached = set(self._initial(init))
         missing = [sum(a not in reached for a in needs) for needs in self.needs]
         level: dict[int, int] = {}
         layer, current = 0, [i for i, n in enumerate(missing) if n == 0]
@@ -651,25 +683,70 @@ class RelaxedPlanner:
             layer += 1
         return level
 
-    def plan(self, init: set[Atom], goals: Iterable[Atom]) -> list[GroundAction] | None:
+    def plan(self, init: set[Atom], goals: Iterable[Atom],
+             treatments: Iterable[Sequence[tuple[int, tuple[Atom, ...]]]] = ()) -> list[GroundAction] | None:
         """Backward from the goals, each needed fact's earliest achiever by h_max layer; ``None`` when a goal
-        is unreachable even in the relaxation."""
+        is unreachable even in the relaxation. Each of ``treatments`` lists the ways (an action's index and
+        the guard its treatment needs, :func:`treatment_options`) to remove one hazard the goals need gone:
+        the earliest (h_max layer, then index) is chosen, what it needs joins the goals (every guard of the
+        action unless ``precise``), and it comes after the backward plan's actions."""
         level = self.levels(init)
+        init = self._initial(init)
+        goals = [g for g in goals if g[0] != "safe"]
+        treating: list[int] = []
+        for options in treatments:
+            reach = [(i, guard) for i, guard in options if self.first_unit[i] in level]
+            if not reach:
+                return None
+            if self.precise:  # one action may treat several carriers: reuse it, and its guard for each
+                best, guard = min(reach, key=lambda o: (o[0] not in treating, level[self.first_unit[o[0]]], o[0]))
+                goals += [*self.needs[self.first_unit[best]], *guard]
+            else:
+                best, _ = min(reach, key=lambda o: (level[self.first_unit[o[0]]], o[0]))
+                if best not in treating:
+                    goals += [*self.needs[self.first_unit[best]], *self.guard_needs[best]]
+            if best not in treating:
+                treating.append(best)
         chosen: list[int] = []
-        todo, seen = [g for g in goals if g[0] != "safe"], set()
+        todo, seen = goals, set()
         while todo:
             atom = todo.pop()
             if atom in seen or atom in init:
                 continue
             seen.add(atom)
-            achievers = [i for i in self.achievers.get(atom, ()) if i in level]
+            achievers = [k for k in self.achievers.get(atom, ()) if k in level]
             if not achievers:
                 return None
             best = min(achievers, key=level.__getitem__)
             if best not in chosen:
                 chosen.append(best)
                 todo += list(self.needs[best])
-        return [self.actions[i] for i in chosen]
+        used = list(dict.fromkeys(self.unit_action[k] for k in chosen))
+        return [self.actions[i] for i in used + [i for i in treating if i not in used]]
+
+
+def _negation(atom: Atom) -> Atom:
+    """The relaxation's fact for ``(not atom)``."""
+    return ("not", *atom)
+
+
+def _literal_facts(literals: Iterable[Cond]) -> tuple[Atom, ...]:
+    """The relaxation's facts made by literal effects: the added atoms, and a deleted one's negation."""
+    return tuple(dict.fromkeys(a if pos else _negation(a) for a, pos in literals))
+
+
+def treatment_options(rules: HygieneRules, actions: Sequence[GroundAction], facts: Iterable[tuple[Carrier, str]]
+                      ) -> dict[tuple[Carrier, str], list[tuple[int, tuple[Atom, ...]]]]:
+    """For each (carrier, hazard) fact, the actions (by index) with a treatment of the carrier that removes it,
+    each with the positive atoms of that treatment's guard."""
+    out: dict[tuple[Carrier, str], list[tuple[int, tuple[Atom, ...]]]] = {}
+    for c, h in facts:
+        out[(c, h)] = []
+        for i, ga in enumerate(actions):
+            treat = next((t for t in ga.treats if t.target == c and rules.removes(t.treatment, c, h)), None)
+            if treat is not None:
+                out[(c, h)].append((i, tuple(a for a, pos in treat.guard if pos and not is_derived(a))))
+    return out
 
 
 def relaxed_service(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction]
@@ -678,30 +755,11 @@ def relaxed_service(reg: Registries, inst: Instance, state: ReplayResult, action
     regions carry now, the earliest (h_max) treatment that may remove it and what that needs (guards included).
     ``None`` when a goal is unreachable even relaxed. Its length estimates Hygiene-NSP's action bound."""
     rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
-    init = reachable_init(reg, inst, state)
-    planner = RelaxedPlanner(actions)
-    level = planner.levels(init)
     carried = state.carried()
-    goals = [g for g in inst.goals if g[0] != "safe"]
-    treatments: list[GroundAction] = []
-    for g in inst.goals:
-        if g[0] != "safe":
-            continue
-        for c, h in rules.unsafe_facts(g[1]):
-            if h not in carried.get(c, ()):
-                continue
-            options = [i for i, a in enumerate(actions) if i in level
-                       and any(t.target == c and rules.removes(t.treatment, c, h) for t in a.treats)]
-            if not options:
-                return None
-            best = actions[min(options, key=lambda i: (level[i], i))]
-            if best not in treatments:
-                treatments.append(best)
-                goals += [a for a, pos in (*best.conditions, *best.guards) if pos and not is_derived(a)]
-    plan = planner.plan(init, goals)
-    if plan is None:
-        return None
-    return plan + [a for a in treatments if a not in plan]
+    dirty = [(c, h) for g in inst.goals if g[0] == "safe" for c, h in rules.unsafe_facts(g[1])
+             if h in carried.get(c, ())]
+    options = treatment_options(rules, actions, dirty)
+    return RelaxedPlanner(actions).plan(reachable_init(reg, inst, state), inst.goals, [options[f] for f in dirty])
 
 
 def relaxed_plan(actions: list[GroundAction], init: set[Atom], goals: Iterable[Atom]) -> list[GroundAction] | None:

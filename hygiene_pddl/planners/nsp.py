@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 
 from hygiene_pddl.costs import CostVector
 from hygiene_pddl.instances.model import Instance
@@ -56,6 +57,9 @@ TIE_BREAK_DTIME = 0.1
 
 #: How many times the joint model is widened by what a better plan the relaxation admits would use.
 WIDEN_ROUNDS = 3
+
+#: The staged first-plan search (long tasks) may use this many times the first action bound.
+FIRST_PLAN_FACTOR = 4
 
 #: The action bound when the relaxed plan says nothing (a goal unreachable even relaxed) and the least cap.
 DEFAULT_CAP = 6
@@ -119,15 +123,64 @@ class HygieneNSP:
         return first, max(DEFAULT_CAP, first + len(reg.grippers))
 
     def _first_plan(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                    jm: JointModel, bound: int, classes: list[list[str]], seconds: float) -> tuple[int, ...] | None:
-        """A complete hint from a greedy sequential plan (planners/greedy.py), for bounds of ``HINT_FROM``
-        actions or more (below it CP-SAT finds a first plan in milliseconds)."""
-        if not self.hint or bound < HINT_FROM or state.ongoing:
+                    bound: int, deadline: float, every: list[GroundAction] | None = None
+                    ) -> tuple[list[GroundAction] | None, bool]:
+        """A first sequential plan for bounds of ``HINT_FROM`` actions or more (below it CP-SAT finds one in
+        milliseconds): the greedy search over ``actions`` within the bound, else (long tasks, where it meets a
+        plateau; when ``every`` is given) the staged search over ``every`` reachable action (planners/greedy.py)
+        within ``FIRST_PLAN_FACTOR`` times the bound; ``None`` when neither finds one by ``deadline``. Also
+        whether the plan is the staged search's."""
+        if not self.hint or bound < HINT_FROM:
+            return None, False
+        left = deadline - time.perf_counter()
+        plan = None if state.ongoing else SequentialSearch(reg, inst, state, actions).search(
+            bound, deadline=time.perf_counter() + left / 4)
+        if plan is not None or every is None or self.max_actions is not None:
+            return plan, False
+        plan = SequentialSearch(reg, inst, state, every).staged(
+            FIRST_PLAN_FACTOR * bound, deadline=time.perf_counter() + 3 * (deadline - time.perf_counter()) / 4)
+        return plan, plan is not None
+
+    def _hint(self, jm: JointModel, plan: list[GroundAction] | None, classes: list[list[str]],
+              seconds: float) -> tuple[int, ...] | None:
+        """The first plan completed into a solution of ``jm`` (None when it does not fit the model)."""
+        return None if plan is None else completed_hint(jm, plan, classes, min(1.0, seconds / 4))
+
+    def _scheduled(self, reg: Registries, inst: Instance, state: ReplayResult, plan: list[GroundAction],
+                   deadline: float) -> PlannerResult | None:
+        """The best schedule of a sequential plan (planners/skeleton.py: as given and with the grippers' turns
+        interleaved, as whole actions and as start and end happenings) that the instance-level evaluator
+        accepts, as an answer not proved optimal; None when none is accepted."""
+        best = None
+        for steps, cost, text in self._schedules(reg, inst, state, plan, [], deadline, None):
+            if best is None or cost.key(inst.profile) < best[1].key(inst.profile):
+                best = (steps, cost, text)
+        if best is None:
             return None
-        plan = SequentialSearch(reg, inst, state, actions).search(bound, deadline=time.perf_counter() + seconds / 4)
-        if plan is None:
-            return None
-        return completed_hint(jm, plan, classes, min(1.0, seconds / 4))
+        note = (f"not proved optimal: a plan of {len(plan)} actions from the staged sequential search, scheduled "
+                "and accepted by the instance-level evaluator (the joint model found no better plan in time)")
+        return PlannerResult(self.name, inst.id, PlanStatus.PLAN, False, tuple(best[0]), best[2], best[1], (),
+                             (note,))
+
+    def _schedules(self, reg: Registries, inst: Instance, state: ReplayResult, plan: list[GroundAction],
+                   extra: list, deadline: float, want: CostVector | None):  # noqa: ANN202 - (steps, cost, text)s
+        """Schedules of ``plan`` (as given and in gripper rounds, whole actions then start and end happenings,
+        then ``extra`` (skeleton, happenings) candidates) that the instance-level evaluator accepts at their
+        cost vector (only those of cost vector ``want`` when given)."""
+        candidates = [(skeleton, [Happening(i, ph) for i in range(len(skeleton)) for ph in phases])
+                      for skeleton in dict.fromkeys((tuple(plan), tuple(gripper_rounds(plan)))) if skeleton
+                      for phases in (("whole",), ("start", "end"))]
+        for skeleton, happenings in candidates + extra:
+            left = deadline - time.perf_counter()
+            if left <= 0.05:
+                return
+            _, steps, cost = refine(reg, inst, [(a.name, a.args) for a in skeleton], happenings, left / 2, state)
+            if steps is None or (want is not None and cost != want):
+                continue
+            text = plan_text(reg, inst, steps, self.name, cost)
+            report = evaluate_plan(reg, inst, parse_plan(text))
+            if report.valid and report.cost == cost:
+                yield steps, cost, text
 
     def _by_relaxation(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
                        deadline: float) -> tuple[RelaxationProof | None, RelaxedOptimum | None]:
@@ -158,33 +211,25 @@ class HygieneNSP:
         """A schedule of the relaxation's chosen actions whose cost vector is the relaxation's bound."""
         built, bound, chosen = relaxed.built, relaxed.bound, list(relaxed.chosen)
         plan = SequentialSearch(reg, inst, state, chosen).search(len(chosen)) or []
-        candidates = [(skeleton, [Happening(i, ph) for i in range(len(skeleton)) for ph in phases])
-                      for skeleton in dict.fromkeys((tuple(plan), tuple(gripper_rounds(plan)))) if skeleton
-                      for phases in (("whole",), ("start", "end"))]  # whole actions, then their two happenings
         # the relaxation's own schedule, ends before starts at equal times (tasks that need concurrency)
         timed = sorted((relaxed.starts[i] + (a.duration if phase == "end" else 0), phase == "start", i, phase)
                        for i, a in enumerate(chosen) for phase in ("start", "end"))
-        candidates.append((chosen, [Happening(i, phase) for *_, i, phase in timed]))
-        for skeleton, happenings in candidates:
-            left = deadline - time.perf_counter()
-            if left <= 0.05:
-                return None
-            _, steps, cost = refine(reg, inst, [(a.name, a.args) for a in skeleton], happenings, left / 2, state)
-            if steps is None or cost != bound:
-                continue
-            text = plan_text(reg, inst, steps, self.name, cost)
-            report = evaluate_plan(reg, inst, parse_plan(text))
-            if report.valid and report.cost == bound:
-                return RelaxationProof(PlanStatus.PLAN, built, tuple(steps), cost, text)
+        own = [(chosen, [Happening(i, phase) for *_, i, phase in timed])]
+        for steps, cost, text in self._schedules(reg, inst, state, plan, own, deadline, bound):
+            return RelaxationProof(PlanStatus.PLAN, built, tuple(steps), cost, text)
         return None
 
     def _run(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-             bound: int, classes: list[list[str]], deadline: float) -> tuple[JointModel, LexResult, float]:
-        """Build the model for ``bound`` and solve it by ``deadline`` (perf_counter); also the build time."""
+             bound: int, classes: list[list[str]], deadline: float, *, first: list[GroundAction] | None = None
+             ) -> tuple[JointModel, LexResult, float]:
+        """Build the model for ``bound`` and solve it by ``deadline`` (perf_counter), hinted by ``first`` (else
+        by a greedy first plan); also the build time."""
         t = time.perf_counter()
         jm = build_joint_model(reg, inst, state, actions, bound, self.project, classes)
         built = time.perf_counter() - t
-        hint = self._first_plan(reg, inst, state, actions, jm, bound, classes, deadline - time.perf_counter())
+        if first is None:
+            first, _ = self._first_plan(reg, inst, state, actions, bound, deadline)
+        hint = self._hint(jm, first, classes, deadline - time.perf_counter())
         longer = bound >= SEPARATE_FROM  # the tie-break gets its own, capped stage (docs/planners.md)
         stages, tie = self._stages(jm, separate_tie_break=longer)
         res = lexsolve(jm.model, stages, time_limit=max(0.05, deadline - time.perf_counter()), tie_break=tie,
@@ -218,7 +263,19 @@ class HygieneNSP:
         if relaxed is not None and self.max_actions is None:  # room for the relaxation's distinct actions
             bound = max(bound, len(relaxed.chosen))
             cap = max(cap, bound + len(reg.grippers))
-        jm, res, built = self._run(reg, inst, state, actions, bound, classes, deadline)
+        first, staged = self._first_plan(reg, inst, state, actions, bound, deadline, every)
+        fallback = None
+        if staged:  # a long task: the bound grows to the plan, the model takes its actions, and it is an answer
+            used = {id(a) for a in (*actions, *first)}
+            actions = [a for a in every if id(a) in used]
+            if len(first) > bound:
+                notes.append(f"the staged search found a plan of {len(first)} actions: the bound of {bound} actions "
+                             f"raised to it")
+                bound = len(first)
+                cap = max(cap, bound + len(reg.grippers))
+            fallback = self._scheduled(reg, inst, state, first, deadline)
+        run = self._run if first is None else partial(self._run, first=first)
+        jm, res, built = run(reg, inst, state, actions, bound, classes, deadline)
         t_build = t_ground + built
         while True:
             earlier = (jm, res, bound)
@@ -234,13 +291,17 @@ class HygieneNSP:
                 notes.append("focused grounding infeasible: retried with every reachable action")
             else:
                 break
-            jm, res, _ = self._run(reg, inst, state, actions, bound, classes, deadline)
+            jm, res, _ = run(reg, inst, state, actions, bound, classes, deadline)
             if not res.found and earlier[1].found:  # the raised bound ran out of time: keep the earlier plan
                 notes.append(f"no plan within the time limit at {bound} actions: kept the plan found within "
                              f"{earlier[2]} actions")
                 jm, res, bound = earlier
                 break
-        return self._answer(reg, inst, state, every, jm, res, bound, notes, t0, t_build, deadline, classes, floor)
+        answer = self._answer(reg, inst, state, every, jm, res, bound, notes, t0, t_build, deadline, classes, floor)
+        if fallback is not None and (answer.cost is None or
+                                     fallback.cost.key(inst.profile) < answer.cost.key(inst.profile)):
+            return replace(fallback, timings=answer.timings, notes=(*answer.notes, *fallback.notes))
+        return answer
 
     def _settle(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
                 jm: JointModel, res: LexResult, bound: int, classes: list[list[str]], notes: list[str],
