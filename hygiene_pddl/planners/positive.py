@@ -181,9 +181,9 @@ def _minimal(terms: list[Term]) -> list[Term]:
     return out
 
 
-def _dnf(c: ast.Cond, lit_ok, ok) -> list[Term]:  # noqa: ANN001 - lit_ok: (var, sign) -> bool, ok: Term -> bool
+def _dnf(c: ast.Cond, lit_ok, ok, limit: int) -> list[Term]:  # noqa: ANN001 - lit_ok: (var, sign) -> bool, ok: Term -> bool
     """The condition's DNF terms, pruned by ``lit_ok`` (one literal), ``ok`` (a term) and by containment as they
-    are built."""
+    are built; more than ``limit`` at any step raises _TooMany."""
     if c == TRUE:
         return [{}]
     if c == FALSE:
@@ -192,20 +192,22 @@ def _dnf(c: ast.Cond, lit_ok, ok) -> list[Term]:  # noqa: ANN001 - lit_ok: (var,
     if lit is not None:
         return [{lit[0]: lit[1]}] if lit_ok(*lit) else []
     if isinstance(c, ast.Or):
-        terms = [t for x in c.parts for t in _dnf(x, lit_ok, ok)]
-        return _minimal(list({frozenset(t.items()): t for t in terms}.values()))
+        terms = _minimal(list({frozenset(t.items()): t for x in c.parts for t in _dnf(x, lit_ok, ok, limit)}.values()))
+        if len(terms) > limit:
+            raise _TooMany
+        return terms
     if isinstance(c, ast.And):
         terms: list[Term] = [{}]
         for x in c.parts:
             grown = []
-            for a, b in itertools.product(terms, _dnf(x, lit_ok, ok)):
+            for a, b in itertools.product(terms, _dnf(x, lit_ok, ok, limit)):
                 if any(a.get(v, s) != s for v, s in b.items()):
                     continue
                 t = {**a, **b}
                 if ok(t):
                     grown.append(t)
             terms = _minimal(list({frozenset(t.items()): t for t in grown}.values()))
-            if len(terms) > MAX_TERMS:
+            if len(terms) > limit:
                 raise _TooMany
         return terms
     raise TypeError(f"not a condition in negation normal form: {c!r}")
@@ -242,15 +244,15 @@ def _condition(term: Term) -> ast.Cond:
     return ast.And(tuple(parts))
 
 
-def _statics_of(c: ast.Cond, static: set[str], out: set[str]) -> set[str]:
-    """Variables of ``c`` that occur in a static atom."""
-    if isinstance(c, ast.Atom) and c.pred in static:
+def _statics_of(c: ast.Cond, static: set[str], out: set[str], inside: bool) -> set[str]:
+    """Variables of ``c`` that occur in a static atom inside a disjunction."""
+    if isinstance(c, ast.Atom) and c.pred in static and inside:
         out.update(a.name for a in c.args if isinstance(a, ast.Var))
     elif isinstance(c, ast.And | ast.Or):
         for x in c.parts:
-            _statics_of(x, static, out)
+            _statics_of(x, static, out, inside or isinstance(c, ast.Or))
     elif isinstance(c, ast.TimedCond | ast.Not):
-        _statics_of(c.cond, static, out)
+        _statics_of(c.cond, static, out, inside)
     return out
 
 
@@ -265,18 +267,14 @@ class _Splitter:
         raw = op.condition if isinstance(op, ast.DurativeAction) else op.precondition
         return _split_numeric_inequality(_nnf(_timed(raw or TRUE, None), True))
 
-    def terms(self, op: ast.Operator) -> list[Term]:
+    def terms(self, op: ast.Operator, limit: int) -> list[Term]:
+        """The DNF terms; _TooMany past ``limit``."""
         types = {p.name: p.types for p in op.params}
 
         def lit_ok(var: ast.Cond, sign: bool) -> bool:
             return not isinstance(_bare(var), ast.Atom) or self.statics.possible(_bare(var), sign, types)
 
-        try:
-            return _dnf(self.condition(op), lit_ok, _consistent)
-        except _TooMany:
-            raise InputError(f"{self.domain}: the condition of {op.name} has more than {MAX_TERMS} disjunctive "
-                             "cases after pruning: this target cannot take this problem; use one that reads "
-                             "disjunctions (lpg, val, up, kairos)") from None
+        return _dnf(self.condition(op), lit_ok, _consistent, limit)
 
     def fixed(self, op: ast.Operator, param: ast.Typed, obj: str) -> ast.Operator | None:
         b = {param.name: ast.Const(obj)}
@@ -291,20 +289,35 @@ class _Splitter:
         return replace(op, params=params, precondition=cond, effect=effect)
 
     def split(self, op: ast.Operator, fixed: dict[str, str]) -> list[tuple[ast.Operator, dict[str, str], Term]]:
-        terms = self.terms(op)
+        try:
+            terms: list[Term] | None = self.terms(op, MAX_TERMS)
+        except _TooMany:
+            terms = None
         best: tuple[int, list] | None = None
-        if len(terms) > GROUND_ABOVE:
-            cands = _statics_of(self.condition(op), self.w.static, set())
+        if terms is None or len(terms) > GROUND_ABOVE:
+            cands = _statics_of(self.condition(op), self.w.static, set(), False)
             for param in (x for x in op.params if x.name in cands):
                 pool = self.statics._pool(ast.Var(param.name), {param.name: param.types})
                 if len(pool) > MAX_POOL:
                     continue
-                parts = [(o, f) for o in pool if (f := self.fixed(op, param, o)) is not None]
-                counted = [(o, f, self.terms(f)) for o, f in parts]
-                total = sum(len(t) for _, _, t in counted)
-                if total < len(terms) and (best is None or total < best[0]):
-                    best = total, [(f, {**fixed, param.name: o}, t) for o, f, t in counted]
+                budget = (best[0] if best else MAX_VARIANTS if terms is None else len(terms)) - 1
+                counted = []
+                try:
+                    for o in pool:
+                        f = self.fixed(op, param, o)
+                        if f is not None:
+                            counted.append((f, {**fixed, param.name: o}, self.terms(f, budget)))
+                            budget -= len(counted[-1][2])
+                            if budget < 0:
+                                raise _TooMany
+                except _TooMany:  # no fewer variants than without fixing it
+                    continue
+                best = sum(len(t) for _, _, t in counted), counted
         if best is None:
+            if terms is None:
+                raise InputError(f"{self.domain}: the condition of {op.name} has more than {MAX_TERMS} disjunctive "
+                                 "cases after pruning: this target cannot take this problem; use one that reads "
+                                 "disjunctions (lpg, val, up, kairos)")
             return [(op, fixed, t) for t in terms]
         return [case for f, fx, _ in best[1] for case in self.split(f, fx)]
 
