@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from hygiene_pddl.errors import InputError
 from hygiene_pddl.pddl import ast
@@ -51,6 +51,15 @@ class Lowered:
     problem: ast.Problem
     variants: dict[str, str]  # variant name -> action name (every action, variants or not)
     notes: tuple[str, ...]  # what was done, one phrase each
+    #: variant name -> (position among the action's parameters, object) of parameters the variant fixes
+    bound: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+
+    def original(self, name: str, args: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+        """A step of a variant → the action's name and arguments (fixed parameters put back)."""
+        out = list(args)
+        for pos, obj in self.bound.get(name, ()):
+            out.insert(pos, obj)
+        return self.variants[name], tuple(out)
 
 
 # --- symbols ---------------------------------------------------------------------------------------------
@@ -219,7 +228,6 @@ class _World:
                  if isinstance(i, ast.TimedInit) and not isinstance(i.item, ast.FluentInit)}
         self.static = {x.name for x in d.predicates} - changed - timed
         self.facts = {i for i in p.init if isinstance(i, ast.Atom) and i.pred in self.static}
-        self.problem_objects = {o.name for o in p.objects}
 
     def bindings(self, params: tuple[ast.Typed, ...]):
         pools = [sorted(set().union(*(self.objects.get(t, []) for t in x.types))) for x in params]
@@ -548,6 +556,16 @@ def _mentions(d: ast.Domain) -> set[str]:
     return names
 
 
+def named_constants(d: ast.Domain, p: ast.Problem) -> tuple[ast.Domain, ast.Problem]:
+    """Problem objects the domain names moved to its constants."""
+    used = _mentions(d) & {o.name for o in p.objects}
+    if not used:
+        return d, p
+    moved = tuple(o for o in p.objects if o.name in used)
+    return (replace(d, constants=(*d.constants, *moved)),
+            replace(p, objects=tuple(o for o in p.objects if o.name not in used)))
+
+
 def _binary_sums(e: ast.NExpr) -> ast.NExpr:
     """``(+ a b c)`` → ``(+ a (+ b c))`` (LPG-td reads a + of two terms only)."""
     if isinstance(e, ast.BinOp):
@@ -582,11 +600,7 @@ def lower(domain: ast.Domain, problem: ast.Problem, ticks: str = "drop", expand_
     if clash:
         raise ValueError(f"variant names clash with actions: {clash}")
     lowered = replace(domain, operators=tuple(ops))
-    used = _mentions(lowered) & w.problem_objects
-    if used:  # objects the domain names are its constants
-        moved = tuple(o for o in problem.objects if o.name in used)
-        lowered = replace(lowered, constants=(*lowered.constants, *moved))
-        problem = replace(problem, objects=tuple(o for o in problem.objects if o.name not in used))
+    lowered, problem = named_constants(lowered, problem)
     forall_effects = any(isinstance(e, ast.ForallEffect) for op in ops for e in _conjuncts_e(op.effect))
     reqs = [r for r in lowered.requirements if (r != ":conditional-effects" or forall_effects) and
             (expand_conditions is False or r not in (":universal-preconditions", ":existential-preconditions"))]

@@ -2,17 +2,16 @@
 
 Each target starts from one of the flavours :mod:`hygiene_pddl.planners.external` gives its engines
 (temporal, classical-numeric, classical) and applies the adaptations that planner needs. The planners that
-read no conditional effects (LPG-td, TAMER, Aries) get hygiene-pddl's own lowering
+read no conditional effects (LPG-td, TAMER, Aries, OPTIC/POPF) get hygiene-pddl's own lowering
 (:mod:`hygiene_pddl.planners.lowering`: conditional effects split into action variants, quantifiers expanded,
-the makespan ticks rewritten or left out), written by our printer in well under a second; only ``optic`` still
-goes on through unified-planning's compilers (:func:`~hygiene_pddl.planners.external.adapt_problem`) for its
-disjunctive and negative conditions. Every adaptation is written in the files' header comment;
-docs/external-planners.md has the table and how each was checked.
+the makespan ticks rewritten or left out), and ``optic`` its continuation (:mod:`hygiene_pddl.planners.positive`:
+disjunctions split into variants, negative conditions as complement predicates), written by our printer in
+about a second; no target goes through unified-planning's compilers. Every adaptation is written in the files'
+header comment; docs/external-planners.md has the table and how each was checked.
 
-Variants are named ``pick_0``, ``pick_1``, ...; files that went through unified-planning's compilers are
-written by its ``PDDLWriter`` (which renames the predicate ``at`` to ``at_``). :meth:`Export.map_back` turns a
-plan step on those files back into the compiler's action and arguments, which is what ``hygiene-pddl plan
---planner 'cmd:...'`` does with the planner's plan file.
+Variants are named ``pick_0``, ``pick_1``, ...; :meth:`Export.map_back` turns a plan step on those files back
+into the compiler's action and arguments, which is what ``hygiene-pddl plan --planner 'cmd:...'`` does with the
+planner's plan file.
 """
 
 from __future__ import annotations
@@ -28,14 +27,11 @@ from compiler.render import _env, render_classical, render_instance_domain, rend
 from compiler.ticks import FINISH
 from hygiene_pddl.errors import InputError
 from hygiene_pddl.instances.model import Instance
-from hygiene_pddl.planners.external import adapt_problem, drop_level_args, render_numeric
+from hygiene_pddl.planners.external import drop_level_args, render_numeric
 from hygiene_pddl.planners.lowering import joined_processes, lower
+from hygiene_pddl.planners.positive import positive
 from hygiene_pddl.registries import Registries
 from hygiene_pddl.replay import replay
-
-#: What unified-planning still compiles for POPF's documented limits, after our lowering: disjunctions, negative
-#: conditions.
-UP_CHAIN_ADL = ("disjunctive-conditions", "negative-conditions")
 
 
 @dataclass(frozen=True)
@@ -45,6 +41,7 @@ class Lowering:
     ticks: str  # rewrite | drop
     expand_conditions: bool  # quantifiers in conditions expanded too (those in conditional effects always are)
     binary_sums: bool = False  # the metric's sums nested two terms at a time
+    positive: bool = False  # disjunctions split and negative conditions complemented (planners/positive.py)
 
     def sentences(self) -> list[str]:
         out = ["conditional effects (hazard transfer, treatments, marks) compiled away by hygiene-pddl's own "
@@ -62,8 +59,16 @@ class Lowering:
         else:
             out.append("the makespan ticks and (finish ?k) are left out (they serve the metric only); `hygiene-pddl "
                        "plan` writes the finish step back")
+        if self.positive:
+            out += ["disjunctive conditions (the protection guards) split into action variants, one per term of the "
+                    "condition's disjunctive normal form, contradictory, statically false and contained terms dropped "
+                    "(exact at start and at end; an over-all disjunction, where there is one, keeps one disjunct for "
+                    "the whole action: sound, not complete, and a lowering line says so)",
+                    "negative conditions written as complement predicates not-P (for a fluent P kept up to date by "
+                    "every effect and timed literal on P), (not (= a b)) as (distinct a b), listed in the initial "
+                    "state for every object tuple P does not hold; no not, or or when is left in any condition"]
         if self.binary_sums:
-            out.append("the metric written as nested binary sums (LPG-td rejects a + of more than two terms)")
+            out.append("the metric written as nested binary sums (LPG-td reads a + of two terms only)")
         return out
 
 
@@ -74,17 +79,11 @@ class Target:
     key: str
     reads: str  # who reads the files, as shipped
     flavour: str  # temporal | numeric | classical
-    compilers: tuple[str, ...] = ()  # unified-planning compilers applied (external.ENGINES names)
-    lowering: Lowering | None = None  # hygiene-pddl's own lowering, before any unified-planning compiler
+    lowering: Lowering | None = None  # hygiene-pddl's own lowering (no target uses unified-planning's compilers)
     metric: str = "no-total-time"  # total-time | no-total-time | drop
     levels: bool = False  # numeric fluents replaced: stocks as discrete levels, cost fluents dropped
     checked: str = ""  # how this target was checked (docs/external-planners.md)
     notes: tuple[str, ...] = field(default=())
-
-    @property
-    def via_up(self) -> bool:
-        """Whether the files are written by unified-planning's PDDLWriter (after its compilers)."""
-        return bool(self.compilers)
 
     @property
     def plan_kind(self) -> str:
@@ -104,16 +103,8 @@ class Target:
                        "the planner rejects)")
         if self.metric == "drop":
             out.append("no :metric (the planner rejects this metric): any plan it finds is satisficing")
-        if self.lowering and not self.via_up:
+        if self.lowering:
             out.append("`hygiene-pddl plan --planner cmd:...` maps the variants back to their actions")
-        names = {"disjunctive-conditions": "disjunctive conditions (the protection guards) compiled away into "
-                                           "action variants",
-                 "negative-conditions": "negative conditions compiled away: complement predicates not_P "
-                                        "kept up to date by every effect on P"}
-        out += [f"{names[c]} (unified-planning's remover)" for c in self.compilers]
-        if self.via_up:
-            out.append("written by unified-planning's PDDLWriter: the predicate at is renamed at_; compiled "
-                       "variants are named ACTION_N, and `hygiene-pddl plan --planner cmd:...` maps them back")
         return out
 
 
@@ -133,10 +124,11 @@ TARGETS: dict[str, Target] = {t.key: t for t in (
            notes=("the metric is kept, (total-time) included; disjunctions, negative and quantified conditions are "
                   "kept: LPG-td reads them",),
            checked="the up-lpg binary run directly: `lpg -o D -f P -n 1 -out PLAN`; tests/planners/test_targets.py"),
-    Target("optic", "OPTIC and POPF2-family temporal planners", "temporal", UP_CHAIN_ADL,
-           lowering=Lowering("rewrite", expand_conditions=True, binary_sums=True),
+    Target("optic", "OPTIC and POPF2-family temporal planners", "temporal",
+           lowering=Lowering("rewrite", expand_conditions=True, binary_sums=True, positive=True),
            notes=("POPF's documentation: no negative or disjunctive preconditions, no conditional effects",),
-           checked="not run here (no OPTIC or POPF package on PyPI or Debian)"),
+           checked="OPTIC/POPF not run here (no package on PyPI or Debian); tests/planners/test_positive.py: exact "
+                   "per state on a small domain, both readers, a plan carried through the variants and back"),
     Target("tamer", "TAMER (pytamer, through unified-planning's PDDLReader and OneshotPlanner)", "temporal",
            metric="drop", lowering=Lowering("drop", expand_conditions=True),
            notes=("TAMER reads no conditional effects, forall effects or quantified conditions",),
@@ -274,6 +266,8 @@ def _lowered(t: Target, inst: Instance, domain: str, problem: str):  # noqa: ANN
 
     low = lower(parse_domain(domain), parse_problem(problem), t.lowering.ticks, t.lowering.expand_conditions,
                 "drop" if t.metric == "drop" else "binary" if t.lowering.binary_sums else "keep")
+    if t.lowering.positive:
+        low = positive(low)
     notes = [f"lowering: {n}" for n in low.notes]
     joined = joined_processes(low.domain)
     if t.key == "lpg" and joined:
@@ -281,7 +275,7 @@ def _lowered(t: Target, inst: Instance, domain: str, problem: str):  # noqa: ANN
                      "at its start and deletes at its end; LPG-td then splits that action ('USE SPLITTED ACTIONS') "
                      "and prints it under another action's name and arguments (hot_cocoa: a cook printed as a "
                      "pour), which `hygiene-pddl plan` and the validator reject")
-    return print_domain(low.domain), print_problem(low.problem), low.variants, notes
+    return print_domain(low.domain), print_problem(low.problem), low, notes
 
 
 def export(key: str, reg: Registries, inst: Instance) -> Export:
@@ -289,47 +283,20 @@ def export(key: str, reg: Registries, inst: Instance) -> Export:
     t = target(key)
     domain, problem = _base_text(t, reg, inst)
     extra = _classical_drops(reg, inst) if t.flavour in ("classical", "numeric") else []
-    variants: dict[str, str] = {}
+    low = None
     if t.lowering:
-        domain, problem, variants, notes = _lowered(t, inst, domain, problem)
+        domain, problem, low, notes = _lowered(t, inst, domain, problem)
         extra += notes
     consuming = {a.name: len(a.consumes) for a in reg.actions.values()}
 
     def original(name: str, args: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
-        name = name.lower()
-        if variants and name not in variants:
-            raise InputError(f"the plan step ({name} {' '.join(args)}) names no action of the {t.key} files")
-        name = variants.get(name, name)
-        args = tuple(a.lower() for a in args)
+        name, args = name.lower(), tuple(a.lower() for a in args)
+        if low is not None:
+            if name not in low.variants:
+                raise InputError(f"the plan step ({name} {' '.join(args)}) names no action of the {t.key} files")
+            name, args = low.original(name, args)
         return (name, drop_level_args(args, consuming.get(name, 0))) if t.levels else (name, args)
 
-    if not t.via_up:
-        head = _header(t, inst, extra)
-        return Export(t, head + domain, head + problem, tuple(t.adaptations()) + tuple(extra),
-                      original if t.lowering else None)
-    import warnings
-
-    from unified_planning.io import PDDLReader, PDDLWriter
-    from unified_planning.plans import ActionInstance
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # unified-planning's credits and deprecation notices
-        parsed = PDDLReader().parse_problem_string(domain, problem)
-        compiled, back, applied = adapt_problem(parsed, t.compilers, keep_metric=t.metric != "drop")
-    writer = PDDLWriter(compiled)
-    head = _header(t, inst, [*extra, f"unified-planning applied: {', '.join(applied) or 'nothing'}"])
-
-    def to_compiler(name: str, args: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
-        try:
-            action = writer.get_item_named(name.lower())
-            objects = [compiled.environment.expression_manager.ObjectExp(writer.get_item_named(a.lower()))
-                       for a in args]
-        except Exception as exc:  # noqa: BLE001 - unified-planning raises its own error types for unknown names
-            raise InputError(f"the plan step ({name} {' '.join(args)}) names nothing in the {t.key} files") from exc
-        ai = ActionInstance(action, objects)
-        for mb in reversed(back):
-            ai = mb(ai)
-        return original(ai.action.name, tuple(p.object().name for p in ai.actual_parameters))
-
-    return Export(t, head + writer.get_domain(), head + writer.get_problem(),
-                  tuple(t.adaptations()) + tuple(extra), to_compiler)
+    head = _header(t, inst, extra)
+    return Export(t, head + domain, head + problem, tuple(t.adaptations()) + tuple(extra),
+                  original if t.lowering else None)

@@ -42,10 +42,6 @@ def _export(key: str, path: Path, out: Path):
     return exp, *exp.write(out)
 
 
-#: the optic target still goes through unified-planning's disjunction and negation removers (minutes on v2)
-SLOW_TARGETS = {"optic"}
-
-
 def _run(argv, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run([str(a) for a in argv], cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
@@ -59,15 +55,10 @@ def _valid_on(domain: Path, problem: Path, plan_text: str) -> bool:
     return validator.validate(extract_plan(plan_text)).valid
 
 
-@pytest.mark.parametrize("key", [pytest.param(k, marks=pytest.mark.slow) if k in SLOW_TARGETS else k
-                                 for k in TARGETS])
+@pytest.mark.parametrize("key", list(TARGETS))
 def test_every_target_states_its_adaptations_in_both_headers(key):
     inst = load_instance(SPOON, REG)
-    try:
-        exp = export(key, REG, inst)
-    except InputError as exc:  # the v2 protection guards: too many disjuncts for unified-planning's remover
-        assert "disjunctive-conditions" in TARGETS[key].compilers and "reads no disjunctive" in str(exc), key
-        return
+    exp = export(key, REG, inst)
     for text in (exp.domain, exp.problem):
         head = [line for line in text.splitlines() if line.startswith(";")]
         assert head[0].startswith(f"; hygiene-pddl compile --for {key}: for ")
