@@ -6,11 +6,12 @@ Each engine gets the flavour it can read, with the adaptations it needs (docs/pl
 planner                   flavour                     adaptations
 ========================  ==========================  =============================================================
 ``external:kairos``       temporal                    none; anytime on the metric (without the makespan term)
-``external:tamer``        temporal                    conditional effects compiled away; metric dropped
-``external:aries``        temporal                    conditional effects and disjunctions compiled away; numeric
-                                                      fluents made integer; metric dropped
-``external:lpg``          temporal                    conditional effects, disjunctions and negative conditions
-                                                      compiled away; metric dropped; LPG-td's ``[d])`` lines fixed
+``external:tamer``        temporal (lowered)          the ``compile --for tamer`` files: conditional effects split
+                                                      into action variants (planners/lowering.py); no metric
+``external:aries``        temporal (lowered)          the ``compile --for aries`` files: the same, negation normal
+                                                      form, stocks as level objects; no metric
+``external:lpg``          temporal (lowered)          the LPG-td binary run directly on the ``compile --for lpg``
+                                                      files (planners/command.py); its ``[d])`` lines read as is
 ``external:enhsp``        classical-numeric (on the   none (satisficing search)
 ``external:enhsp-opt``    fly: instantaneous actions  none (optimal search on the action-cost metric)
                           with numeric stocks)
@@ -19,7 +20,8 @@ planner                   flavour                     adaptations
 ========================  ==========================  =============================================================
 
 The temporal flavour is the family domain as committed (``render_domain``) and the instance's problem
-rendered with ``metric_total_time=False`` (unified-planning cannot read ``(total-time)`` in a sum). The
+rendered with ``metric_total_time=False`` (unified-planning cannot read ``(total-time)`` in a sum); the lowered
+engines read the files of their ``compile --for`` target (planners/targets.py), mapped back by its variants. The
 classical flavour is ``render_classical``. The classical-numeric flavour is rendered here, from the
 compiler's classical views: stock levels become numeric fluents ``(stock-s)`` with ``>=`` conditions and
 ``decrease`` effects; nothing committed changes.
@@ -95,7 +97,6 @@ class EngineSpec:
     key: str
     up_name: str
     flavour: str  # temporal | numeric | classical
-    compilers: tuple[str, ...] = ()  # conditional-effects, disjunctive-conditions, negative-conditions, integer-fluents
     keep_metric: bool = True
     params: tuple[tuple[str, object], ...] = ()
     modules: tuple[str, ...] = ()
@@ -249,38 +250,6 @@ def render_for(spec: EngineSpec, reg: Registries, inst: Instance) -> tuple[str, 
 
 # --- the child process: one engine call ----------------------------------------------------------------
 
-def _integer_fluents(problem):  # noqa: ANN001, ANN202 - unified-planning objects
-    """The problem with every real fluent made integer (all amounts are integers here); map-back function."""
-    from collections import OrderedDict
-    from functools import partial
-
-    from unified_planning.engines.compilers.utils import (
-        add_invariant_condition_apply_function_to_problem_expressions,
-        replace_action,
-    )
-    from unified_planning.model import Fluent, Problem
-    from unified_planning.model.walkers import FluentsSubstituter
-
-    env = problem.environment
-    new = Problem(problem.name, env)
-    new.add_objects(problem.all_objects)
-    mapping = {}
-    for f in problem.fluents:
-        if f.type.is_real_type():
-            g = Fluent(f.name, env.type_manager.IntType(), OrderedDict((p.name, p.type) for p in f.signature), env)
-            mapping[f] = g
-            new.add_fluent(g)
-        else:
-            new.add_fluent(f)
-    sub = FluentsSubstituter(mapping, env)
-    new_to_old = add_invariant_condition_apply_function_to_problem_expressions(problem, new, None,
-                                                                               sub.substitute_fluents)
-    for f, v in problem.initial_values.items():
-        new.set_initial_value(sub.substitute_fluents(f), v)
-    new.clear_timed_goals()  # the helper adds trivially true timed goals at timed effects
-    return new, partial(replace_action, map=new_to_old)
-
-
 def _lpg_engine(params: dict):  # noqa: ANN202
     from up_lpg.lpg_planner import LPGEngine
 
@@ -297,63 +266,14 @@ def _lpg_engine(params: dict):  # noqa: ANN202
     return engine
 
 
-_COMPILERS = {
-    "conditional-effects": ("up_conditional_effects_remover", "CONDITIONAL_EFFECTS_REMOVING"),
-    "disjunctive-conditions": ("up_disjunctive_conditions_remover", "DISJUNCTIVE_CONDITIONS_REMOVING"),
-    "negative-conditions": ("up_negative_conditions_remover", "NEGATIVE_CONDITIONS_REMOVING"),
-}
-
-
-#: The most actions unified-planning's disjunctive-conditions remover may write (its name search is quadratic)
-MAX_DISJUNCTIVE_SPLIT = 256
-
-
-def _refuse_exploding_disjunctions(q) -> None:  # noqa: ANN001 - a unified-planning problem
-    """unified-planning writes one action per combination of disjuncts, after the conditional-effects remover has
-    already written one per combination of effects; on the v2 domains that is thousands: refuse before it runs
-    for hours."""
-    from hygiene_pddl.errors import InputError
-
-    total = 0
-    for a in q.actions:
-        groups = a.conditions.values() if hasattr(a, "conditions") else [a.preconditions]
-        size = 1
-        for conds in groups:
-            for c in conds:
-                size *= len(c.args) if c.is_or() else 1
-        total += size
-    if total > MAX_DISJUNCTIVE_SPLIT:
-        raise InputError(f"this planner reads no disjunctive conditions, and compiling them away would write {total} "
-                         f"actions from {len(q.actions)} (more than {MAX_DISJUNCTIVE_SPLIT}): the target cannot take "
-                         "this problem; use one that reads them (lpg, optic, val, up)")
-
-
-def adapt_problem(q, compilers: tuple[str, ...], keep_metric: bool = True):  # noqa: ANN001, ANN201 - UP objects
-    """Apply an engine's adaptations to a unified-planning problem: drop the metric unless ``keep_metric``,
-    then each of ``compilers`` (ENGINES' names) in turn. Returns (problem, map-back functions in order of
-    application, one sentence per adaptation applied)."""
-    from unified_planning.engines import CompilationKind
-    from unified_planning.shortcuts import Compiler
-
-    applied, back = [], []
-    if not keep_metric and q.quality_metrics:
-        q = q.clone()
-        q.clear_quality_metrics()
-        applied.append("metric dropped")
-    for step in compilers:
-        if step == "integer-fluents":
-            q, mb = _integer_fluents(q)
-        else:
-            if step == "disjunctive-conditions":
-                _refuse_exploding_disjunctions(q)
-            name, kind = _COMPILERS[step]
-            with Compiler(name=name) as compiler:
-                res = compiler.compile(q, getattr(CompilationKind, kind))
-            q, mb = res.problem, res.map_back_action_instance
-        back.append(mb)
-        applied.append(f"{step} compiled away ({len(q.actions)} actions)" if step != "integer-fluents"
-                       else "numeric fluents made integer")
-    return q, back, applied
+def drop_metric(q, keep_metric: bool = True):  # noqa: ANN001, ANN201 - unified-planning objects
+    """The problem without its metric unless ``keep_metric`` (satisficing engines), and what was done. The engines'
+    other adaptations are in the files they read (planners/lowering.py), not unified-planning compilers."""
+    if keep_metric or not q.quality_metrics:
+        return q, []
+    q = q.clone()
+    q.clear_quality_metrics()
+    return q, ["metric dropped"]
 
 
 def run_engine(key: str, domain: str, problem: str, deadline: float) -> dict:
@@ -370,7 +290,7 @@ def run_engine(key: str, domain: str, problem: str, deadline: float) -> dict:
     env = up_environment()
     out: dict = {"status": None, "kind": None, "steps": [], "logs": [], "adaptations": [], "engine_metrics": {}}
     q = PDDLReader(env).parse_problem_string(domain, problem)
-    q, back, out["adaptations"] = adapt_problem(q, spec.compilers, spec.keep_metric)
+    q, out["adaptations"] = drop_metric(q, spec.keep_metric)
     params = dict(spec.params)
     if key == "lpg":
         engine = _lpg_engine(params)
@@ -386,8 +306,6 @@ def run_engine(key: str, domain: str, problem: str, deadline: float) -> dict:
     plan = result.plan
     if plan is None:
         return out
-    for mb in reversed(back):
-        plan = plan.replace_action_instances(mb)
 
     def args(ai) -> list[str]:  # noqa: ANN001
         return [p.object().name if p.is_object_exp() else str(p) for p in ai.actual_parameters]
