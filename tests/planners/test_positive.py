@@ -24,6 +24,7 @@ from hygiene_pddl.plans.extract import extract_plan
 from hygiene_pddl.plans.model import Plan, PlanStep
 from hygiene_pddl.registries import load_registries
 from hygiene_pddl.validation.pddl_level import PddlValidator
+from tests.planners.test_lowering import _holds
 
 ROOT = Path(__file__).resolve().parents[2]
 REG = load_registries()
@@ -39,18 +40,6 @@ DOMAIN = """(define (domain t) (:requirements :strips :typing :durative-actions 
                   (at end (or (p ?y) (not (q ?x)))) (at end (or (not (k ?y ?x)) (q ?y))))
   :effect (and (at start (not (p ?x))) (at end (q ?x)) (when (at start (q ?y)) (at start (not (q ?y)))))))"""
 PROBLEM = "(define (problem t1) (:domain t) (:init (p a) (k a b)) (:goal (q a)))"
-
-
-def _holds(c: ast.Cond, state: dict) -> bool:
-    lit = _literal(c)
-    if lit is not None:
-        var, sign = lit
-        return state[var] == sign
-    if isinstance(c, ast.And):
-        return all(_holds(x, state) for x in c.parts)
-    if isinstance(c, ast.Or):
-        return any(_holds(x, state) for x in c.parts)
-    raise TypeError(c)
 
 
 def _ground(c: ast.Cond, b: dict) -> ast.Cond:
