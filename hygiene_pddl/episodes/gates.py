@@ -35,6 +35,9 @@ class Gate:
     target: str
     met: bool
 
+    def text(self) -> str:
+        return f"{'ok ' if self.met else 'NO '} {self.name}: {self.value}   (target {self.target})"
+
 
 @dataclass(frozen=True)
 class Case:
@@ -88,13 +91,10 @@ def _public(data: dict, family: str) -> dict[str, str]:
 def read_cases(infos: Iterable[InstanceInfo]) -> list[Case]:
     cases = []
     for info in infos:
-        data = json.loads(Path(info.path).read_text())
         ref = load_reference(info.reference_path)
-        steps = tuple((s.start, s.duration, s.name, tuple(s.args)) for s in ref.plan)
-        history = tuple((h.get("kind", "action"), h["name"], tuple(h.get("args", ()))) for h in data["history"])
-        cost = ref.optimal_cost.as_dict() if ref.optimal_cost else {}
-        cases.append(Case(info.id, info.family, info.feasible, steps, history, _public(data, info.family),
-                          {k: float(v) for k, v in cost.items()}))
+        steps = ((s.start, s.duration, s.name, tuple(s.args)) for s in ref.plan)
+        cases.append(case_of(json.loads(Path(info.path).read_text()), info.family, info.feasible, steps,
+                             ref.optimal_cost.as_dict() if ref.optimal_cost else {}))
     return cases
 
 
@@ -102,13 +102,14 @@ def _half(family: str) -> int:
     return hashlib.sha256(family.encode()).digest()[0] & 1
 
 
-def shallow_rule(cases: list[Case], truth: Callable[[Case], object]) -> tuple[float, str]:
+def shallow_rule(cases: list[Case], truth: Callable[[Case], object]) -> tuple[float | None, str]:
     """The best lookup rule on at most two public features, fitted on one half of the families (by a hash of the
-    family name) and scored on the other: (the held-out share it predicts exactly, the features it uses)."""
+    family name) and scored on the other: (the held-out share it predicts exactly, the features it uses); None
+    when the families do not fill both halves."""
     train = [c for c in cases if _half(c.family) == 0]
     test = [c for c in cases if _half(c.family) == 1]
     if not train or not test:
-        return 0.0, "(too few families to split)"
+        return None, "too few families to split"
     features = sorted({f for c in cases for f in c.public})
     fallback = Counter(repr(truth(c)) for c in train).most_common(1)[0][0]
 
@@ -155,10 +156,22 @@ def gates(reg: Registries, problems: Path | str, domains: Path | str) -> list[Ga
     """Every gate of issue 13 over a committed benchmark (``problems/`` and ``domains/``)."""
     idx = load_index(problems)
     infos = sorted(idx.instances.values(), key=lambda i: i.id)
-    cases = read_cases(infos)
     doms = {f: read_domain(Path(domains) / f"{f}.pddl") for f in sorted({i.family for i in infos})}
     dom_sig = {f: signature(d) for f, d in doms.items()}
     inst_sig = [dom_sig[i.family] + signature(read_problem(Path(i.path).with_suffix(".pddl"))) for i in infos]
+    return measure(reg, read_cases(infos), dom_sig, inst_sig)
+
+
+def case_of(data: dict, family: str, feasible: bool, steps: Iterable[tuple[int, int, str, tuple[str, ...]]],
+            cost: dict) -> Case:
+    """A Case from a public instance document and a plan (a reference's, or a planner's in a family audit)."""
+    history = tuple((h.get("kind", "action"), h["name"], tuple(h.get("args", ()))) for h in data["history"])
+    return Case(data["id"], family, feasible, tuple(steps), history, _public(data, family),
+                {k: float(v) for k, v in cost.items()})
+
+
+def measure(reg: Registries, cases: list[Case], dom_sig: dict[str, str], inst_sig: list[str]) -> list[Gate]:
+    """The gates of ``cases``, given the signatures of their family domains and of their instances."""
     feasible = [c for c in cases if c.feasible]
     lengths = sorted(len(c.steps) for c in feasible) or [0]
     p90 = lengths[min(len(lengths) - 1, int(0.9 * len(lengths)))]
@@ -185,8 +198,8 @@ def gates(reg: Registries, problems: Path | str, domains: Path | str) -> list[Ga
         out.append(Gate(f"registry {kind} used in >= {USED_AT_LEAST} references or histories",
                         f"{n} of {total}" + (f" (not: {shown})" if unused else ""), "all", not unused))
     out += [
-        Gate(f"treatment choice a shallow rule predicts on held-out families ({rule_keys})", _pct(rule),
-             "<= 40 %", rule <= 0.4),
+        Gate(f"treatment choice a shallow rule predicts on held-out families ({rule_keys})",
+             "n/a" if rule is None else _pct(rule), "<= 40 %", rule is not None and rule <= 0.4),
         Gate("treated gripper left / right", f"{sides['left']} / {sides['right']}", "40-60 % each",
              bool(handed) and 0.4 <= left <= 0.6),
     ]
