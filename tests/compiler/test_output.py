@@ -14,13 +14,10 @@ from hygiene_pddl.registries import load_registries
 from tests.compiler.conftest import ROOT, instance_paths
 
 
-def test_two_renders_are_byte_identical():
-    reg = load_registries()
-    assert benchmark_files(reg) == benchmark_files(reg)
-
-
-@pytest.mark.parametrize("seed", ["0", "1", "12345"])
+@pytest.mark.parametrize("seed", ["0", "12345"])
 def test_build_is_current_under_any_hash_seed(seed):
+    """Two processes with different hash seeds both render exactly the committed files: the renders are
+    byte-identical (each full render costs ~20 s, so the suite keeps two)."""
     env = {**os.environ, "PYTHONHASHSEED": seed}
     run = subprocess.run([sys.executable, "-m", "hygiene_pddl", "build", "--check", "--root", str(ROOT)],
                          capture_output=True, text=True, env=env, cwd=ROOT)
