@@ -125,6 +125,7 @@ class RelaxedTask:
         self.op_resources: list[int] = []
         self.op_guard: list[int] = []  # the positive guard atoms of a guarded effect's op (0 for a happening's op)
         self.op_early: list[list[int]] = []  # props that must hold at the action's start (see _reachieve)
+        self.op_pays: list[tuple[int, ...]] = []  # the actions whose costs an op carries (a start op: its own)
 
         def add_op(pre: list[int], cons: list[tuple[int, int]], adds: list[int], kind: int, k: int, started: int,
                    duration: int, dels: int, req: tuple[int, int] = (0, 0), certain_adds: int = 0, resources: int = 0,
@@ -143,6 +144,7 @@ class RelaxedTask:
             self.op_resources.append(resources)
             self.op_guard.append(guard)
             self.op_early.append([])
+            self.op_pays.append((k,) if kind == START else ())
 
         def add_happening(p: Phase, pre: list[int], extra: list[int], kind: int, k: int, started: int,
                           duration: int, req: tuple[int, int], resources: int) -> None:
@@ -194,6 +196,7 @@ class RelaxedTask:
         self.kept_start: dict[int, list[tuple[int, int]]] = {}  # per action: (prop X, prop "started keeping X")
         self._kept_clean(index, prop)
         self.dirty_props: list[tuple[int, int]] = []  # (contamination bit, prop "carrier carries h")
+        self.paid_by_start: dict[int, list[int]] = {}  # per action: the "paid" props its start adds (Reductions 7)
         self._dirty_waivers(prop, cond_pre)
         self._prune(len(index))
         self.n_props = len(index)
@@ -477,16 +480,33 @@ class RelaxedTask:
                 paid_props[b] = prop(("paid", b))
                 for k in dict.fromkeys(treaters[b]):
                     copies.setdefault(k, []).append(b)
+        for k, bs in copies.items():  # A started before the waived contact: its start (or a copy of it) pays
+            for o in self.start_ops[k]:
+                self.op_add[o] = [*self.op_add[o], *(paid_props[b] for b in bs)]
+            self.paid_by_start[k] = [paid_props[b] for b in bs]
+        helpers = {k: self._helpers(k) for k in copies}
+        absorbed = sorted(set(copies) | {j for h in helpers.values() if h is not None for j in h[1]})
+        prepaid = {k: prop(("prepaid", k)) for k in absorbed}
+        for k in absorbed:  # A's start at its real time, free once a paid copy has paid for it
+            for o in list(self.start_ops[k]):
+                self._copy(o, [*self.op_pre[o], prepaid[k]], list(self.op_add[o]), list(self.op_early[o]))
+                self.op_pays[-1] = ()
         for k, bs in copies.items():
             any_new = prop(("d-new-any", k))
             for b in bs:
                 self._aux_op([prop(("d-new", b))], [any_new])
-            for o in self.start_ops[k]:  # A started before the waived contact: its start pays
-                self.op_add[o] = [*self.op_add[o], *(paid_props[b] for b in bs)]
-            o = self.start_ops[k][0]
-            self._copy(o, [any_new], [*self.op_add[o], *self.op_add[self.end_op[k]], *(paid_props[b] for b in bs)],
-                       [])
-            self.op_cons[-1] = []  # placed earlier than A's start: its protection constraints need not hold there
+            pays = [*(paid_props[b] for b in bs), prepaid[k]]
+            helper = helpers[k]
+            if helper is None:
+                self._paid_copy([any_new], pays, (k,))
+                continue
+            q, makers = helper
+            enabled = prop(("enabled", k))  # q holds, or an action that may make it true has started or is paid
+            for x in [prop(("t", q)), *(self.started[j] for j in makers), *(prepaid[j] for j in makers)]:
+                self._aux_op([x], [enabled])
+            self._paid_copy([any_new, enabled], pays, (k,))
+            for j in makers:  # A and the last achiever B of q, paid together (B starts after the copy)
+                self._paid_copy([any_new], [*pays, prepaid[j], *(paid_props[b] for b in copies.get(j, ()))], (k, j))
         made: dict[tuple[int, int], int] = {}
         for o, cons in enumerate(self.op_cons):
             out = []
@@ -502,12 +522,37 @@ class RelaxedTask:
                 out.append((q, w))
             self.op_cons[o] = out
 
-    def _aux_op(self, pre: list[int], adds: list[int]) -> None:
-        """A zero-cost op of no action, as early as its preconditions."""
+    def _helpers(self, k: int) -> tuple[int, list[int]] | None:
+        """A start condition q of action k (for its paid copies, docs/certification.md, "Reductions" 7) that no
+        ongoing action adds and that only actions costing more than active time can make true, and those actions;
+        None when there is none."""
+        a = self.actions[k]
+        ongoing = 0
+        for ga, _ in self.task.ongoing:
+            ongoing |= ga.start.may_add | ga.end.may_add
+        best: tuple | None = None
+        for x in bits((a.start.cond[0] | a.overall[0]) & ~a.start.adds & ~ongoing):
+            makers = [j for j, b in enumerate(self.actions) if (b.start.may_add | b.end.may_add) >> x & 1]
+            cheapest = min((sum(self.actions[j].additive[:-1]) for j in makers), default=None)
+            if cheapest == 0:
+                continue
+            score = (cheapest is None, cheapest or 0, -len(makers), -x)
+            if best is None or score > best[0]:
+                best = (score, x, makers)
+        return None if best is None else (best[1], best[2])
+
+    def _paid_copy(self, pre: list[int], adds: list[int], pays: tuple[int, ...]) -> None:
+        """An op paying for the actions ``pays`` ahead of their starts (a start op of each, for the landmark reuse)."""
+        self._aux_op(pre, adds, pays)
+        for k in pays:
+            self.start_ops[k].append(len(self.op_pre) - 1)
+
+    def _aux_op(self, pre: list[int], adds: list[int], pays: tuple[int, ...] = ()) -> None:
+        """An op of no happening, as early as its preconditions (zero-cost, or paying for ``pays``)."""
         for name, value in (("op_pre", pre), ("op_cons", []), ("op_add", adds), ("op_kind", AUX), ("op_action", -1),
                             ("op_started", -1), ("op_duration", 0), ("op_dels", 0), ("op_req_true", 0),
                             ("op_req_false", 0), ("op_certain_adds", 0), ("op_resources", 0), ("op_guard", 0),
-                            ("op_early", [])):
+                            ("op_early", []), ("op_pays", pays)):
             getattr(self, name).append(value)
 
     def _zero_op(self, pre: list[int], adds: list[int], k: int, started: int, duration: int, early: list[int]
@@ -516,13 +561,13 @@ class RelaxedTask:
         for name, value in (("op_pre", pre), ("op_cons", []), ("op_add", adds), ("op_kind", END), ("op_action", k),
                             ("op_started", started), ("op_duration", duration), ("op_dels", 0),
                             ("op_req_true", 0), ("op_req_false", 0), ("op_certain_adds", 0), ("op_resources", 0),
-                            ("op_guard", 0), ("op_early", early)):
+                            ("op_guard", 0), ("op_early", early), ("op_pays", ())):
             getattr(self, name).append(value)
 
     def _copy(self, o: int, pre: list[int], adds: list[int], early: list[int]) -> None:
         """A copy of op o with other preconditions, effects and early props (same kind, action and cost)."""
         for field in ("op_cons", "op_kind", "op_action", "op_started", "op_duration", "op_dels", "op_req_true",
-                      "op_req_false", "op_certain_adds", "op_resources", "op_guard"):
+                      "op_req_false", "op_certain_adds", "op_resources", "op_guard", "op_pays"):
             getattr(self, field).append(getattr(self, field)[o])
         self.op_pre.append(pre)
         self.op_add.append(adds)
@@ -559,8 +604,9 @@ class RelaxedTask:
                 self.op_add[o] = [q for q in self.op_add[o] if q in needed]
 
     def action_costs(self, values: Sequence[int]) -> list[int]:
-        """A cost per op: ``values[k]`` on the start op of action k, 0 elsewhere."""
-        return [values[k] if kind == START else 0 for kind, k in zip(self.op_kind, self.op_action, strict=True)]
+        """A cost per op: the sum of ``values[k]`` over the actions k it pays for (a start op: its action; a paid
+        copy: one or two actions; every other op, a twin included: none)."""
+        return [sum(values[k] for k in pays) for pays in self.op_pays]
 
     # --- per state ------------------------------------------------------------------------------------------
     def preconditions(self, contam: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -585,6 +631,7 @@ class RelaxedTask:
         out += [p for i, p in self.dirty_props if contam >> i & 1]
         out += [p for mask, cap, p in self.room_props if (facts & mask).bit_count() < cap]
         out += [self.started[k] for k in started]
+        out += [q for k in started for q in self.paid_by_start.get(k, ())]  # it started before any waived contact
         out += [self.history_started[h] for h in history]
         if self.kept_start:  # a running action started keeping X when X still holds
             present = set(out)
@@ -595,11 +642,8 @@ class RelaxedTask:
         return out
 
     def enabled(self, stocks: Sequence[int]) -> list[bool]:
-        """Ops whose action's stock use fits the stocks left (stocks only decrease in a continuation)."""
-        out = []
-        for kind, k in zip(self.op_kind, self.op_action, strict=True):
-            out.append(kind != START or all(stocks[s] >= n for s, n in self.actions[k].consumes))
-        return out
+        """Ops whose paid actions' stock use fits the stocks left (stocks only decrease in a continuation)."""
+        return [all(stocks[s] >= n for k in pays for s, n in self.actions[k].consumes) for pays in self.op_pays]
 
 
 def _mask_of(positions: Iterable[int]) -> int:
