@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from hygiene_pddl.certify.task import Cond, GroundAction, Phase, Task
 
@@ -147,9 +148,11 @@ class RelaxedTask:
             self.op_pays.append((k,) if kind == START else ())
 
         def add_happening(p: Phase, pre: list[int], extra: list[int], kind: int, k: int, started: int,
-                          duration: int, req: tuple[int, int], resources: int) -> None:
-            """The op of one happening, and one op per guarded effect of it (its guard joins the preconditions)."""
+                          duration: int, req: tuple[int, int], resources: int, known: int) -> None:
+            """The op of one happening, and one op per guarded effect of it (its guard joins the preconditions);
+            ``known``: atoms certainly true in the happening's pre-state."""
             adds, guarded = phase_adds(p)
+            self._happening_of[len(self.op_pre)] = (p, known)
             add_op(pre, constraints(p), adds + extra, kind, k, started, duration, p.dels, req, p.adds, resources)
             if p.contacts:  # for the transfers of its contacts (_dirty_waivers): the props "p happened" needs
                 self._contact_sites.append((p, [extra[0]] if kind == START else pre, k,
@@ -158,11 +161,14 @@ class RelaxedTask:
                 cond_kind = kind if kind != START else END  # a start's guarded effect: at the start, after "started"
                 g_dels = _union_dels(u.dels for u in p.updates if u.guard == guard)
                 g_adds = _union_dels(u.adds for u in p.updates if u.guard == guard)
+                self._happening_of[len(self.op_pre)] = (p, known | guard[0])
                 add_op([*([started] if kind == START else pre), *cond_pre(guard)], [], effect, cond_kind, k,
                        extra[0] if kind == START else started, duration if kind != START else 0, p.dels | g_dels,
                        (req[0] | guard[0], req[1] | guard[1]), p.adds | g_adds, resources, guard[0])
 
         self._contact_sites: list[tuple[Phase, list[int], int, int, int]] = []
+        self._happening_of: dict[int, tuple[Phase, int]] = {}  # op -> (its happening, atoms true in its pre-state)
+        self._constraints = constraints
         self.end_op: list[int] = []  # the end op of each action
         self.started: list[int] = []
         self.start_ops: list[list[int]] = []  # the start op of each action and its copies
@@ -172,17 +178,19 @@ class RelaxedTask:
             self.start_ops.append([len(self.op_pre)])
             add_happening(a.start, cond_pre(a.start.cond) + cond_pre(a.overall, a.start.adds, a.start.dels), [s],
                           START, k, -1, 0, (a.start.cond[0] | a.overall[0], a.start.cond[1] | a.overall[1]),
-                          a.resources)
+                          a.resources, a.start.cond[0] | (a.overall[0] & ~a.start.adds))
             # an end's pre-state is inside the interval: the over-all condition holds there
             self.end_op.append(len(self.op_pre))
             add_happening(a.end, [s, *cond_pre(a.end.cond)], [], END, k, s, a.duration,
-                          (a.end.cond[0] | a.overall[0], a.end.cond[1] | a.overall[1]), a.resources)
+                          (a.end.cond[0] | a.overall[0], a.end.cond[1] | a.overall[1]), a.resources,
+                          a.end.cond[0] | a.overall[0])
         self.history_started: dict[int, int] = {}
         for ga, _ in task.ongoing:
             s = prop(("h", ga.history))
             self.history_started[ga.history] = s
             add_happening(ga.end, [s, *cond_pre(ga.end.cond)], [], HISTORY, -1, s, ga.duration,
-                          (ga.end.cond[0] | ga.overall[0], ga.end.cond[1] | ga.overall[1]), ga.resources)
+                          (ga.end.cond[0] | ga.overall[0], ga.end.cond[1] | ga.overall[1]), ga.resources,
+                          ga.end.cond[0])  # an ongoing action's over-all condition is not checked
         add_op(cond_pre(task.goal) + [prop(("c", i)) for i in bits(task.unsafe)], [], [self.GOAL], GOAL_OP, -1, -1,
                0, 0)
         self.goal_op = len(self.op_pre) - 1
@@ -193,6 +201,7 @@ class RelaxedTask:
                 if (key[0] == "t" and task.facts >> key[1] & 1) or (key[0] == "f" and not task.facts >> key[1] & 1)
                 or (key[0] == "c" and not task.contam >> key[1] & 1)}
         self._reachieve(index, prop, groups, root)
+        self._last_goal(index, prop)
         self.kept_start: dict[int, list[tuple[int, int]]] = {}  # per action: (prop X, prop "started keeping X")
         self._kept_clean(index, prop)
         self.dirty_props: list[tuple[int, int]] = []  # (contamination bit, prop "carrier carries h")
@@ -327,6 +336,63 @@ class RelaxedTask:
             q, lp, xl = work.pop()
             for o in adders.get(q, []):
                 self._copy(o, [*lifted(self.op_pre[o], lp), lp], [*self.op_add[o], xl], lifted(self.op_early[o], lp))
+
+    def _last_goal(self, index: dict[tuple, int], prop) -> None:  # noqa: ANN001
+        """The later of two goals is achieved while the other holds (docs/certification.md, "Reductions" 8).
+
+        For goal atoms G1 and G2, the goal needs "ordered(G1, G2)": it holds now when both hold, and is added by
+        every op adding both and by a zero-cost copy of each op adding G1 (resp. G2) that also needs G2 (G1). In the
+        copy, a guarded contact whose guard is certain once the other goal holds (with the atoms the happening
+        certainly needs) fires, so its protection constraints join the copy's (the muddy potatoes put into the
+        basket after the grapes touch them). Only pairs where some copy gains a constraint are kept."""
+        goal_atoms = bits(self.task.goal[0])
+        adders: dict[int, list[int]] = {}
+        for o, adds in enumerate(self.op_add):
+            for q in adds:
+                adders.setdefault(q, []).append(o)
+        happenings: dict[int, list[int]] = {}  # the ops of one happening (its own and its guarded effects')
+        for o, (p, _) in self._happening_of.items():
+            happenings.setdefault(id(p), []).append(o)
+
+        def split(q1: int, q2: int) -> bool:
+            """Some happening adds both props, but through different ops (a guarded effect adds one of them)."""
+            return any(any(q1 in self.op_add[o] for o in ops) and any(q2 in self.op_add[o] for o in ops)
+                       and not any(q1 in self.op_add[o] and q2 in self.op_add[o] for o in ops)
+                       for ops in happenings.values())
+
+        def gained(o: int, other: int) -> list[tuple[int, int]]:
+            """The protection constraints of op o's guarded contacts that the other goal atom makes certain."""
+            if o not in self._happening_of:
+                return []
+            p, known = self._happening_of[o]
+            sure = [c for c in p.contacts if c.guard is not None and not c.guard[1] and not c.guard[2]
+                    and c.guard[0] & ~known and not c.guard[0] & ~(known | 1 << other)]
+            if not sure:
+                return []
+            return self._constraints(Phase(p.cond, 0, 0, (), tuple(replace(c, guard=None) for c in sure), (), (), 0,
+                                           0, 0))
+
+        for i, g1 in enumerate(goal_atoms):
+            for g2 in goal_atoms[i + 1:]:
+                p1, p2 = index.get(("t", g1)), index.get(("t", g2))
+                if p1 is None or p2 is None:
+                    continue
+                plan = [(o, p2, gained(o, g2)) for o in adders.get(p1, [])] + [
+                    (o, p1, gained(o, g1)) for o in adders.get(p2, [])]
+                if not any(extra for _, _, extra in plan) or split(p1, p2):
+                    continue
+                ordered = prop(("ordered", g1, g2))
+                self.after.append((p1, p2, ordered))
+                both = set(adders.get(p1, [])) & set(adders.get(p2, []))
+                for o in both:
+                    self.op_add[o] = [*self.op_add[o], ordered]
+                for o, other, extra in plan:
+                    if o in both:
+                        continue
+                    self._copy(o, [*self.op_pre[o], other], [ordered], list(self.op_early[o]))
+                    self.op_pays[-1] = ()
+                    self.op_cons[-1] = [*self.op_cons[o], *extra]
+                self.op_pre[self.goal_op].append(ordered)
 
     def _kept_clean(self, index: dict[tuple, int], prop) -> None:  # noqa: ANN001
         """Cleanliness that cannot be restored, kept through a landmark (docs/certification.md, "Lower bounds").
