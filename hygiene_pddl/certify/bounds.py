@@ -98,16 +98,25 @@ class RelaxedTask:
                     guarded.append((t.guard, clean))
             return out, guarded
 
-        def constraints(p: Phase) -> list[tuple[int, int]]:
-            """(prop "a is free of h", contamination bit that waives it) for each unguarded contact that would
-            bring h onto a carrier b protected against it."""
+        either: dict[tuple[int, int, int], int] = {}  # (guard pos, guard neg, bit) -> "guard false or bit clean"
+
+        def constraints(p: Phase, guarded: bool = True) -> list[tuple[int, int]]:
+            """(prop "a is free of h", contamination bit that waives it) for each contact that would bring h onto a
+            carrier b protected against it; for a guarded contact (``guarded``), the prop "the guard is false, or
+            a is free of h" (Reductions 9; a guard with a room test gives none)."""
             out = []
             for c in p.contacts:
-                if c.guard is not None:
+                if c.guard is not None and (not guarded or c.guard[2]):
                     continue
                 for src, dst, cross, prot in ((c.a, c.b, c.cross_ab, c.prot_b), (c.b, c.a, c.cross_ba, c.prot_a)):
                     for h in bits(cross & prot):
-                        out.append((prop(("c", src * H + h)), 1 << (dst * H + h)))
+                        q = prop(("c", src * H + h))
+                        if c.guard is not None:
+                            key = (c.guard[0], c.guard[1], src * H + h)
+                            if key not in either:
+                                either[key] = prop(("either", *key))
+                            q = either[key]
+                        out.append((q, 1 << (dst * H + h)))
             return out
 
         self.op_pre: list[list[int]] = []
@@ -191,6 +200,9 @@ class RelaxedTask:
             add_happening(ga.end, [s, *cond_pre(ga.end.cond)], [], HISTORY, -1, s, ga.duration,
                           (ga.end.cond[0] | ga.overall[0], ga.end.cond[1] | ga.overall[1]), ga.resources,
                           ga.end.cond[0])  # an ongoing action's over-all condition is not checked
+        for (pos, neg, b), q in either.items():  # "the guard is false, or the source is free of h"
+            for x in [*(prop(("f", i)) for i in bits(pos)), *(prop(("t", i)) for i in bits(neg)), prop(("c", b))]:
+                self._aux_op([x], [q])
         add_op(cond_pre(task.goal) + [prop(("c", i)) for i in bits(task.unsafe)], [], [self.GOAL], GOAL_OP, -1, -1,
                0, 0)
         self.goal_op = len(self.op_pre) - 1
@@ -370,7 +382,7 @@ class RelaxedTask:
             if not sure:
                 return []
             return self._constraints(Phase(p.cond, 0, 0, (), tuple(replace(c, guard=None) for c in sure), (), (), 0,
-                                           0, 0))
+                                           0, 0), False)
 
         for i, g1 in enumerate(goal_atoms):
             for g2 in goal_atoms[i + 1:]:

@@ -82,3 +82,19 @@ def test_the_root_bound_pays_for_the_discard_before_a_spare(key, paid):
     order = inst.profile.order
     pre = dict(zip(order[: order.index("makespan")], decode(key_[0], len(search.pre_dims)), strict=True))
     assert {d: v for d, v in pre.items() if v and d != "active_robot_time"} == paid
+
+
+@pytest.mark.parametrize(("key", "paid"), [("gloves-canonical", {"solid_waste": 1}),
+                                           ("gloves-waste_first", {"disinfectant": 1})])
+def test_a_guarded_pad_contact_keeps_its_protection(key, paid):
+    """Once the left pad has taken the raw chicken, picking the loaf with it needs the pad clean unless a glove
+    covers it (the pad's contact is guarded by "not gloved": docs/certification.md, "Reductions" 9), and the right pad
+    carries bleach: the bound after that first pick has the hand optimum's glove (canonical) or disinfection
+    (waste_first). Without the rule it was all zeros and the search exhausted 14,000 plans."""
+    inst = load_instance(EXAMPLES / f"{key}.json")
+    search, root, _, _ = prepare(REG, inst)
+    chicken = next(a for a in search.steps if a.text() == "(pick left raw_chicken film board)")
+    key_, _ = search.evaluate(search.start(root, chicken))
+    order = inst.profile.order
+    pre = dict(zip(order[: order.index("makespan")], decode(key_[0], len(search.pre_dims)), strict=True))
+    assert {d: v for d, v in pre.items() if v and d != "active_robot_time"} == paid
