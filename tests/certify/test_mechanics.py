@@ -123,6 +123,12 @@ def test_a_format1_delivery_is_made_safe():
 def test_the_reductions_lose_nothing_on_random_small_tasks(inst):
     """Relevance filter, commuting starts, tight plans, symmetry, dominance and the bounds against the plain search
     (also without an action bound); every plan replays with its cost."""
+    _agrees_with_the_plain_search(inst)
+
+
+def _agrees_with_the_plain_search(inst):
+    """The reduced and the plain search give the same status and cost, with an action bound of 3 and without; every
+    plan replays with its cost. Returns the plain search's result without an action bound."""
     for bound in (3, None):
         fast = exact_search(REG, inst, max_actions=bound, time_limit=60)
         plain = exact_search(REG, inst, max_actions=bound, time_limit=60, reductions=False)
@@ -130,6 +136,7 @@ def test_the_reductions_lose_nothing_on_random_small_tasks(inst):
         assert (fast.status, fast.cost) == (plain.status, plain.cost)
         if fast.steps:
             assert replay_steps(REG, inst, list(fast.steps)) == fast.cost
+    return plain
 
 
 @settings(max_examples=80 if LONG else 10, deadline=None, derandomize=True, database=None,
@@ -139,13 +146,7 @@ def test_the_reductions_lose_nothing_on_random_spare_glove_and_basket_tasks(inst
     """As above on tasks built for Reductions 7-9 (discard and fetch-spare with spares in stock, a for-dirty sink or
     a shared basket, gloves, (safe x) goals on a soiled item); the bounds never exceed the plain search's optimum
     along its plan."""
-    for bound in (3, None):
-        fast = exact_search(REG, inst, max_actions=bound, time_limit=60)
-        plain = exact_search(REG, inst, max_actions=bound, time_limit=60, reductions=False)
-        assert SearchStatus.UNDETERMINED not in (fast.status, plain.status)
-        assert (fast.status, fast.cost) == (plain.status, plain.cost)
-        if fast.steps:
-            assert replay_steps(REG, inst, list(fast.steps)) == fast.cost
+    plain = _agrees_with_the_plain_search(inst)
     if plain.steps:
         along = bounds_along(REG, inst, [(s.start, s.name, s.args)
                                          for s in sorted(plain.steps, key=lambda s: (s.start, s.order))])
