@@ -204,22 +204,33 @@ def _stats_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--problems", type=Path, default=None,
                    help="benchmark problems folder (default: the checkout's problems/, wherever you run from)")
     p.add_argument("--json", action="store_true", help="print the composition as JSON")
+    p.add_argument("--no-gates", action="store_true",
+                   help="skip issue 13's structural gates (they parse every domain and problem, ~20 s)")
 
 
 @command("stats", "the benchmark's composition, beside SPEC §9's targets", _stats_args)
 def _stats(args: argparse.Namespace) -> int:
+    import dataclasses
     import json
 
+    from hygiene_pddl.episodes.gates import gates
     from hygiene_pddl.episodes.stats import composition, rows
     from hygiene_pddl.paths import problems_dir
+    from hygiene_pddl.registries import load_registries
 
-    comp = composition(problems_dir(args.problems))
+    folder = problems_dir(args.problems)
+    comp = composition(folder)
+    measured = [] if args.no_gates else gates(load_registries(), folder, folder.parent / "domains")
     if args.json:
+        comp["gates"] = [dataclasses.asdict(g) for g in measured]
         print(json.dumps(comp, indent=2, sort_keys=True))
         return EXIT_OK
     for name, have, want in rows(comp):
         mark = "" if have == want else "   <-- target " + str(want)
         print(f"{name:<34} {have}{mark}")
+    if measured:
+        print("\nissue 13 gates (measured on the committed files; docs/benchmark-composition.md, 'Gates')")
+        print("\n".join(g.text() for g in measured))
     return EXIT_OK
 
 
@@ -286,6 +297,17 @@ def _families_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("names", nargs="*", help="family names (default: every data family)")
     p.add_argument("--time-limit", type=float, default=10.0, help="seconds per Hygiene-NSP solve")
     p.add_argument("--json", action="store_true", help="print the reports as JSON")
+    p.add_argument("--gates", action="store_true",
+                   help="after the reports, issue 13's gates over the checked families, measured on Hygiene-NSP's "
+                        "plans (a preview: uncertified, unproved plans included)")
+
+
+def _family_gates(reg, reports) -> list:  # noqa: ANN001
+    from hygiene_pddl.episodes.gates import measure
+
+    cases = [c for r in reports for c in r.cases]
+    return measure(reg, cases, {r.family: r.domain_signature for r in reports if not r.error},
+                   [s for r in reports for s in r.instance_signatures])
 
 
 @command("families", "list or audit data families (registries/data/families/*.yaml)", _families_args)
@@ -311,9 +333,16 @@ def _families(args: argparse.Namespace) -> int:
     from hygiene_pddl.episodes.audit import audit_family, report_text
 
     reports = [audit_family(reg, n, args.time_limit) for n in names]
+    preview = _family_gates(reg, reports) if args.gates else []
     if args.json:
-        print(json.dumps([dataclasses.asdict(r) for r in reports], indent=2, sort_keys=True))
+        hidden = ("cases", "domain_signature", "instance_signatures")
+        docs = [{k: v for k, v in dataclasses.asdict(r).items() if k not in hidden} for r in reports]
+        print(json.dumps({"families": docs, "gates": [dataclasses.asdict(g) for g in preview]} if args.gates
+                         else docs, indent=2, sort_keys=True))
     else:
         print("\n".join(report_text(r) for r in reports))
+        if preview:
+            print(f"\nissue 13 gates over these {len(reports)} families (Hygiene-NSP's plans, uncertified)")
+            print("\n".join(g.text() for g in preview))
     ok = all(not r.error and not any(c[4] for c in r.claims) for r in reports)
     return EXIT_OK if ok else EXIT_INVALID

@@ -56,6 +56,10 @@ class FamilyReport:
     drafts: dict[str, DraftReport]
     claims: list[tuple[str, str, str, str, str]]  # (design, kind, label, a/b, failure or "")
     error: str = ""
+    #: for the gates preview (not in the JSON report): each answered draft as a gates Case, and signatures
+    cases: list = field(default_factory=list)
+    domain_signature: str = ""
+    instance_signatures: list[str] = field(default_factory=list)
 
 
 def audit_family(reg: Registries, name: str, time_limit: float = 10.0) -> FamilyReport:
@@ -64,6 +68,7 @@ def audit_family(reg: Registries, name: str, time_limit: float = 10.0) -> Family
     fam = reg.families[name]
     designs = family_designs(reg, fam)
     solved: dict[str, tuple[object, Certified, DraftReport]] = {}
+    publics: dict[str, tuple] = {}  # digest -> (instance, certified, report, public data) of answered drafts
     claims = []
     for arch, design in designs.items():
         try:
@@ -84,11 +89,18 @@ def audit_family(reg: Registries, name: str, time_limit: float = 10.0) -> Family
                                   len(res.steps), treatments(reg, res.steps), overlaps(res.steps),
                                   res.cost.as_dict() if res.cost else None, round(secs, 3), list(res.notes))
                 solved[digest] = (inst, cert, rep)
+                if res.status in (PlanStatus.PLAN, PlanStatus.INFEASIBLE):  # infeasible = proved
+                    publics[digest] = (inst, cert, rep, data)
             by_key[ep.id] = solved[digest]
         for ep in episodes:
             for p in ep.reference["design"]["pairs"]:
                 if ep.id < p["with"]:
                     a, b = by_key[ep.id], by_key[p["with"]]
+                    open_ = [i for i, x in ((ep.id, a), (p["with"], b)) if x[2].status == PlanStatus.UNDETERMINED.value]
+                    if open_:  # nothing is known about the pair: it is not a claim that holds
+                        claims.append((arch, p["kind"], p["label"], f"{ep.id} / {p['with']}",
+                                       f"not judged: {', '.join(open_)} undetermined (raise --time-limit)"))
+                        continue
                     try:
                         why = admit_pair(reg, p["kind"], p["label"], (a[0], a[1]), (b[0], b[1]))
                     except InputError as exc:  # one member's plan does not read on the other's instance
@@ -98,7 +110,24 @@ def audit_family(reg: Registries, name: str, time_limit: float = 10.0) -> Family
                         why = "the relevant pair's plans have the same treatments in the same order"
                     claims.append((arch, p["kind"], p["label"], f"{ep.id} / {p['with']}", why))
     drafts = {rep.instance: rep for _, _, rep in solved.values()}
-    return FamilyReport(name, sorted(designs), drafts, claims)
+    out = FamilyReport(name, sorted(designs), drafts, claims)
+    _add_structure(reg, out, [(inst, cert, data) for inst, cert, _, data in publics.values()])
+    return out
+
+
+def _add_structure(reg: Registries, rep: FamilyReport, answered: list) -> None:
+    """The gates' view of the family: a Case per answered draft (a plan, or a proved infeasibility) and the
+    renaming-invariant signatures of its compiled domain and problems."""
+    from compiler.render import render_domain, render_problem
+    from hygiene_pddl.episodes.gates import case_of
+    from hygiene_pddl.episodes.structure import signature
+    from hygiene_pddl.pddl.parser import parse_domain, parse_problem
+
+    rep.domain_signature = signature(parse_domain(render_domain(reg, rep.family)))
+    for inst, cert, data in answered:
+        steps = ((s.start, s.duration, s.name, tuple(s.args)) for s in cert.steps)
+        rep.cases.append(case_of(data, rep.family, cert.feasible, steps, cert.cost.as_dict() if cert.cost else {}))
+        rep.instance_signatures.append(rep.domain_signature + signature(parse_problem(render_problem(reg, inst)[0])))
 
 
 def report_text(rep: FamilyReport) -> str:

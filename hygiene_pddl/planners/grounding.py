@@ -17,6 +17,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+import numpy as np
+
 from hygiene_pddl.hygiene import HygieneRules
 from hygiene_pddl.instances.model import Carrier, HistoryRecord, Instance
 from hygiene_pddl.literals import Atom, Literal
@@ -651,6 +653,20 @@ class RelaxedPlanner:
         for k, needs in enumerate(self.needs):
             for a in needs:
                 self.readers.setdefault(a, []).append(k)
+        # the same as matrices over atom indices (units x atoms), for :meth:`_layers`
+        self.atom_index = {a: k for k, a in enumerate(dict.fromkeys(
+            [*self.readers, *(a for adds in self.adds for a in adds)]))}
+        n_units, n_atoms = len(self.needs), len(self.atom_index)
+        self._need = np.zeros((n_units, n_atoms), dtype=np.int32)
+        self._add = np.zeros((n_units, n_atoms), dtype=bool)
+        for k, needs in enumerate(self.needs):
+            self._need[k, [self.atom_index[a] for a in needs]] = 1
+            self._add[k, [self.atom_index[a] for a in self.adds[k]]] = True
+        self._need_count = self._need.sum(axis=1)
+        self._negation_index = {a: self.atom_index[_negation(a)] for a in self.negated
+                                if _negation(a) in self.atom_index}
+        self._negations = np.zeros(n_atoms, dtype=bool)
+        self._negations[list(self._negation_index.values())] = True
 
     def _initial(self, init: set[Atom]) -> set[Atom]:
         """``init`` with the negation facts that hold in it."""
@@ -660,28 +676,36 @@ class RelaxedPlanner:
 
     def levels(self, init: set[Atom]) -> dict[int, int]:
         """h_max layer of every reachable unit (by index; a unit is an action unless ``precise``): a unit is in
-        the layer after the one that reaches the last of its conditions (a counter of missing conditions per
-        unit, one pass per layer)."""
-        reached = set(self._initial(init))
-        missing = [sum(a not in reached for a in needs) for needs in self.needs]
-        level: dict[int, int] = {}
-        layer, current = 0, [i for i, n in enumerate(missing) if n == 0]
-        while current:
-            new_atoms = []
-            for i in current:
-                level[i] = layer
-                for a in self.adds[i]:
-                    if a not in reached:
-                        reached.add(a)
-                        new_atoms.append(a)
-            current = []
-            for a in new_atoms:
-                for i in self.readers.get(a, ()):
-                    missing[i] -= 1
-                    if missing[i] == 0:
-                        current.append(i)
+        the layer after the one that reaches the last of its conditions."""
+        layers = self._layers(init)
+        return {k: int(v) for k, v in enumerate(layers) if v >= 0}
+
+    def _layers(self, init: set[Atom]) -> list[int]:
+        """:meth:`levels` as a list over the units (-1: unreachable), layer by layer over the need and add
+        matrices: the units whose needs are all reached, then the atoms they add."""
+        reached = self._negations.copy()  # a negation fact holds unless its atom does
+        index = self.atom_index
+        for a in init:
+            k = index.get(a)
+            if k is not None:
+                reached[k] = True
+            k = self._negation_index.get(a)
+            if k is not None:
+                reached[k] = False
+        missing = self._need_count - self._need @ reached
+        level = np.full(len(self.needs), -1)
+        current = missing == 0
+        layer = 0
+        while current.any():
+            level[current] = layer
+            new = self._add[current].any(axis=0) & ~reached
+            if not new.any():
+                break
+            reached |= new
+            missing = missing - self._need[:, new].sum(axis=1)
+            current = (missing == 0) & (level < 0)
             layer += 1
-        return level
+        return level.tolist()
 
     def plan(self, init: set[Atom], goals: Iterable[Atom],
              treatments: Iterable[Sequence[tuple[int, tuple[Atom, ...]]]] = ()) -> list[GroundAction] | None:
@@ -690,7 +714,8 @@ class RelaxedPlanner:
         the guard its treatment needs, :func:`treatment_options`) to remove one hazard the goals need gone:
         the earliest (h_max layer, then index) is chosen, what it needs joins the goals (every guard of the
         action unless ``precise``), and it comes after the backward plan's actions."""
-        level = self.levels(init)
+        layers = self._layers(init)
+        level = {k: v for k, v in enumerate(layers) if v >= 0}
         init = self._initial(init)
         goals = [g for g in goals if g[0] != "safe"]
         treating: list[int] = []

@@ -1,0 +1,79 @@
+"""`hygiene-pddl families check` (hygiene_pddl/episodes/audit.py) on a small data family of the tests' own.
+
+The family (tests/fixtures/families/apple_on_plate-tiny.yaml) is read through ``--data`` from a copy of the
+packaged registries, so the check runs the whole path a family author runs: expand the designs, solve every
+draft with Hygiene-NSP, judge every pair, and (``--gates``) measure issue 13's gates over the plans.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FAMILY = ROOT / "tests" / "fixtures" / "families" / "apple_on_plate-tiny.yaml"
+
+
+def _data(tmp_path: Path, text: str) -> Path:
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "hygiene_pddl" / "registries" / "data", data)
+    for f in (data / "families").glob("*.yaml"):
+        f.unlink()
+    (data / "families" / FAMILY.name).write_text(text)
+    return data
+
+
+def _check(data: Path) -> tuple[int, dict]:
+    run = subprocess.run([sys.executable, "-m", "hygiene_pddl", "families", "check", "--data", str(data), "--gates",
+                          "--json", "--time-limit", "20"], capture_output=True, text=True)
+    assert "Traceback" not in run.stderr, run.stderr
+    return run.returncode, json.loads(run.stdout)
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory):
+    return _check(_data(tmp_path_factory.mktemp("fam"), FAMILY.read_text()))
+
+
+def test_every_claim_of_a_sound_family_holds_and_every_draft_is_proved(checked):
+    code, out = checked
+    (rep,) = out["families"]
+    assert code == 0 and rep["claims"] and not any(c[4] for c in rep["claims"])
+    drafts = rep["drafts"].values()
+    assert all(d["status"] == "plan" and d["proved"] for d in drafts)
+    # the relevant design: one touched pad leaves the other free; both touched means one treatment
+    assert sorted({len(d["treatments"]) for d in drafts}) == [0, 1]
+
+
+def test_the_gates_preview_measures_the_drafts_plans(checked):
+    _, out = checked
+    gates = {g["name"].split(" (")[0]: g for g in out["gates"]}
+    assert gates["structural classes among the family domains"]["value"] == "1"
+    lengths = [d["length"] for d in out["families"][0]["drafts"].values()]
+    assert gates["reference continuation length, median / p90 / max"]["value"].endswith(f"/ {max(lengths)}")
+    treated = [t.split()[1] for d in out["families"][0]["drafts"].values() for t in d["treatments"]]
+    assert gates["treated gripper left / right"]["value"] == f"{treated.count('left')} / {treated.count('right')}"
+    assert not gates["treatment choice a shallow rule predicts on held-out families"]["met"]  # one family: n/a
+
+
+def test_a_relevant_design_whose_swap_changes_nothing_is_reported(tmp_path):
+    # the clean plate rim instead of the second bowl-rim touch: the relevant pair no longer differs
+    text = FAMILY.read_text().replace("relevant: [[left], [left, right]]", "relevant: [[left], [left, far]]")
+    code, out = _check(_data(tmp_path, text))
+    bad = [c for c in out["families"][0]["claims"] if c[4]]
+    assert code == 1 and bad and all(c[1] == "history" and c[2] == "relevant" for c in bad)
+
+
+def test_a_pair_with_an_undetermined_member_is_not_judged():
+    # the laundry family's 24-action drafts are not answered in 10 ms
+    run = subprocess.run([sys.executable, "-m", "hygiene_pddl", "families", "check", "doing_laundry-wash_dry_fold",
+                          "--json", "--time-limit", "0.01"], capture_output=True, text=True)
+    (rep,) = json.loads(run.stdout)
+    assert all(d["status"] == "undetermined" for d in rep["drafts"].values())
+    assert run.returncode == 1 and rep["claims"] and all(c[4].startswith("not judged") for c in rep["claims"])
+    assert all(c[4].split(": ")[1].split(" undetermined")[0].split(", ")[0] in c[3] for c in rep["claims"])
