@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from hygiene_pddl.certify.task import Cond, GroundAction, Phase, Task
 
@@ -97,16 +98,25 @@ class RelaxedTask:
                     guarded.append((t.guard, clean))
             return out, guarded
 
-        def constraints(p: Phase) -> list[tuple[int, int]]:
-            """(prop "a is free of h", contamination bit that waives it) for each unguarded contact that would
-            bring h onto a carrier b protected against it."""
+        either: dict[tuple[int, int, int], int] = {}  # (guard pos, guard neg, bit) -> "guard false or bit clean"
+
+        def constraints(p: Phase, guarded: bool = True) -> list[tuple[int, int]]:
+            """(prop "a is free of h", contamination bit that waives it) for each contact that would bring h onto a
+            carrier b protected against it; for a guarded contact (``guarded``), the prop "the guard is false, or
+            a is free of h" (Reductions 9; a guard with a room test gives none)."""
             out = []
             for c in p.contacts:
-                if c.guard is not None:
+                if c.guard is not None and (not guarded or c.guard[2]):
                     continue
                 for src, dst, cross, prot in ((c.a, c.b, c.cross_ab, c.prot_b), (c.b, c.a, c.cross_ba, c.prot_a)):
                     for h in bits(cross & prot):
-                        out.append((prop(("c", src * H + h)), 1 << (dst * H + h)))
+                        q = prop(("c", src * H + h))
+                        if c.guard is not None:
+                            key = (c.guard[0], c.guard[1], src * H + h)
+                            if key not in either:
+                                either[key] = prop(("either", *key))
+                            q = either[key]
+                        out.append((q, 1 << (dst * H + h)))
             return out
 
         self.op_pre: list[list[int]] = []
@@ -125,6 +135,7 @@ class RelaxedTask:
         self.op_resources: list[int] = []
         self.op_guard: list[int] = []  # the positive guard atoms of a guarded effect's op (0 for a happening's op)
         self.op_early: list[list[int]] = []  # props that must hold at the action's start (see _reachieve)
+        self.op_pays: list[tuple[int, ...]] = []  # the actions whose costs an op carries (a start op: its own)
 
         def add_op(pre: list[int], cons: list[tuple[int, int]], adds: list[int], kind: int, k: int, started: int,
                    duration: int, dels: int, req: tuple[int, int] = (0, 0), certain_adds: int = 0, resources: int = 0,
@@ -143,11 +154,14 @@ class RelaxedTask:
             self.op_resources.append(resources)
             self.op_guard.append(guard)
             self.op_early.append([])
+            self.op_pays.append((k,) if kind == START else ())
 
         def add_happening(p: Phase, pre: list[int], extra: list[int], kind: int, k: int, started: int,
-                          duration: int, req: tuple[int, int], resources: int) -> None:
-            """The op of one happening, and one op per guarded effect of it (its guard joins the preconditions)."""
+                          duration: int, req: tuple[int, int], resources: int, known: int) -> None:
+            """The op of one happening, and one op per guarded effect of it (its guard joins the preconditions);
+            ``known``: atoms certainly true in the happening's pre-state."""
             adds, guarded = phase_adds(p)
+            self._happening_of[len(self.op_pre)] = (p, known)
             add_op(pre, constraints(p), adds + extra, kind, k, started, duration, p.dels, req, p.adds, resources)
             if p.contacts:  # for the transfers of its contacts (_dirty_waivers): the props "p happened" needs
                 self._contact_sites.append((p, [extra[0]] if kind == START else pre, k,
@@ -156,11 +170,14 @@ class RelaxedTask:
                 cond_kind = kind if kind != START else END  # a start's guarded effect: at the start, after "started"
                 g_dels = _union_dels(u.dels for u in p.updates if u.guard == guard)
                 g_adds = _union_dels(u.adds for u in p.updates if u.guard == guard)
+                self._happening_of[len(self.op_pre)] = (p, known | guard[0])
                 add_op([*([started] if kind == START else pre), *cond_pre(guard)], [], effect, cond_kind, k,
                        extra[0] if kind == START else started, duration if kind != START else 0, p.dels | g_dels,
                        (req[0] | guard[0], req[1] | guard[1]), p.adds | g_adds, resources, guard[0])
 
         self._contact_sites: list[tuple[Phase, list[int], int, int, int]] = []
+        self._happening_of: dict[int, tuple[Phase, int]] = {}  # op -> (its happening, atoms true in its pre-state)
+        self._constraints = constraints
         self.end_op: list[int] = []  # the end op of each action
         self.started: list[int] = []
         self.start_ops: list[list[int]] = []  # the start op of each action and its copies
@@ -170,17 +187,22 @@ class RelaxedTask:
             self.start_ops.append([len(self.op_pre)])
             add_happening(a.start, cond_pre(a.start.cond) + cond_pre(a.overall, a.start.adds, a.start.dels), [s],
                           START, k, -1, 0, (a.start.cond[0] | a.overall[0], a.start.cond[1] | a.overall[1]),
-                          a.resources)
+                          a.resources, a.start.cond[0] | (a.overall[0] & ~a.start.adds))
             # an end's pre-state is inside the interval: the over-all condition holds there
             self.end_op.append(len(self.op_pre))
             add_happening(a.end, [s, *cond_pre(a.end.cond)], [], END, k, s, a.duration,
-                          (a.end.cond[0] | a.overall[0], a.end.cond[1] | a.overall[1]), a.resources)
+                          (a.end.cond[0] | a.overall[0], a.end.cond[1] | a.overall[1]), a.resources,
+                          a.end.cond[0] | a.overall[0])
         self.history_started: dict[int, int] = {}
         for ga, _ in task.ongoing:
             s = prop(("h", ga.history))
             self.history_started[ga.history] = s
             add_happening(ga.end, [s, *cond_pre(ga.end.cond)], [], HISTORY, -1, s, ga.duration,
-                          (ga.end.cond[0] | ga.overall[0], ga.end.cond[1] | ga.overall[1]), ga.resources)
+                          (ga.end.cond[0] | ga.overall[0], ga.end.cond[1] | ga.overall[1]), ga.resources,
+                          ga.end.cond[0])  # an ongoing action's over-all condition is not checked
+        for (pos, neg, b), q in either.items():  # "the guard is false, or the source is free of h"
+            for x in [*(prop(("f", i)) for i in bits(pos)), *(prop(("t", i)) for i in bits(neg)), prop(("c", b))]:
+                self._aux_op([x], [q])
         add_op(cond_pre(task.goal) + [prop(("c", i)) for i in bits(task.unsafe)], [], [self.GOAL], GOAL_OP, -1, -1,
                0, 0)
         self.goal_op = len(self.op_pre) - 1
@@ -191,9 +213,11 @@ class RelaxedTask:
                 if (key[0] == "t" and task.facts >> key[1] & 1) or (key[0] == "f" and not task.facts >> key[1] & 1)
                 or (key[0] == "c" and not task.contam >> key[1] & 1)}
         self._reachieve(index, prop, groups, root)
+        self._last_goal(index, prop)
         self.kept_start: dict[int, list[tuple[int, int]]] = {}  # per action: (prop X, prop "started keeping X")
         self._kept_clean(index, prop)
         self.dirty_props: list[tuple[int, int]] = []  # (contamination bit, prop "carrier carries h")
+        self.paid_by_start: dict[int, list[int]] = {}  # per action: the "paid" props its start adds (Reductions 7)
         self._dirty_waivers(prop, cond_pre)
         self._prune(len(index))
         self.n_props = len(index)
@@ -324,6 +348,63 @@ class RelaxedTask:
             q, lp, xl = work.pop()
             for o in adders.get(q, []):
                 self._copy(o, [*lifted(self.op_pre[o], lp), lp], [*self.op_add[o], xl], lifted(self.op_early[o], lp))
+
+    def _last_goal(self, index: dict[tuple, int], prop) -> None:  # noqa: ANN001
+        """The later of two goals is achieved while the other holds (docs/certification.md, "Reductions" 8).
+
+        For goal atoms G1 and G2, the goal needs "ordered(G1, G2)": it holds now when both hold, and is added by
+        every op adding both and by a zero-cost copy of each op adding G1 (resp. G2) that also needs G2 (G1). In the
+        copy, a guarded contact whose guard is certain once the other goal holds (with the atoms the happening
+        certainly needs) fires, so its protection constraints join the copy's (the muddy potatoes put into the
+        basket after the grapes touch them). Only pairs where some copy gains a constraint are kept."""
+        goal_atoms = bits(self.task.goal[0])
+        adders: dict[int, list[int]] = {}
+        for o, adds in enumerate(self.op_add):
+            for q in adds:
+                adders.setdefault(q, []).append(o)
+        happenings: dict[int, list[int]] = {}  # the ops of one happening (its own and its guarded effects')
+        for o, (p, _) in self._happening_of.items():
+            happenings.setdefault(id(p), []).append(o)
+
+        def split(q1: int, q2: int) -> bool:
+            """Some happening adds both props, but through different ops (a guarded effect adds one of them)."""
+            return any(any(q1 in self.op_add[o] for o in ops) and any(q2 in self.op_add[o] for o in ops)
+                       and not any(q1 in self.op_add[o] and q2 in self.op_add[o] for o in ops)
+                       for ops in happenings.values())
+
+        def gained(o: int, other: int) -> list[tuple[int, int]]:
+            """The protection constraints of op o's guarded contacts that the other goal atom makes certain."""
+            if o not in self._happening_of:
+                return []
+            p, known = self._happening_of[o]
+            sure = [c for c in p.contacts if c.guard is not None and not c.guard[1] and not c.guard[2]
+                    and c.guard[0] & ~known and not c.guard[0] & ~(known | 1 << other)]
+            if not sure:
+                return []
+            return self._constraints(Phase(p.cond, 0, 0, (), tuple(replace(c, guard=None) for c in sure), (), (), 0,
+                                           0, 0), False)
+
+        for i, g1 in enumerate(goal_atoms):
+            for g2 in goal_atoms[i + 1:]:
+                p1, p2 = index.get(("t", g1)), index.get(("t", g2))
+                if p1 is None or p2 is None:
+                    continue
+                plan = [(o, p2, gained(o, g2)) for o in adders.get(p1, [])] + [
+                    (o, p1, gained(o, g1)) for o in adders.get(p2, [])]
+                if not any(extra for _, _, extra in plan) or split(p1, p2):
+                    continue
+                ordered = prop(("ordered", g1, g2))
+                self.after.append((p1, p2, ordered))
+                both = set(adders.get(p1, [])) & set(adders.get(p2, []))
+                for o in both:
+                    self.op_add[o] = [*self.op_add[o], ordered]
+                for o, other, extra in plan:
+                    if o in both:
+                        continue
+                    self._copy(o, [*self.op_pre[o], other], [ordered], list(self.op_early[o]))
+                    self.op_pays[-1] = ()
+                    self.op_cons[-1] = [*self.op_cons[o], *extra]
+                self.op_pre[self.goal_op].append(ordered)
 
     def _kept_clean(self, index: dict[tuple, int], prop) -> None:  # noqa: ANN001
         """Cleanliness that cannot be restored, kept through a landmark (docs/certification.md, "Lower bounds").
@@ -477,16 +558,33 @@ class RelaxedTask:
                 paid_props[b] = prop(("paid", b))
                 for k in dict.fromkeys(treaters[b]):
                     copies.setdefault(k, []).append(b)
+        for k, bs in copies.items():  # A started before the waived contact: its start (or a copy of it) pays
+            for o in self.start_ops[k]:
+                self.op_add[o] = [*self.op_add[o], *(paid_props[b] for b in bs)]
+            self.paid_by_start[k] = [paid_props[b] for b in bs]
+        helpers = {k: self._helpers(k) for k in copies}
+        absorbed = sorted(set(copies) | {j for h in helpers.values() if h is not None for j in h[1]})
+        prepaid = {k: prop(("prepaid", k)) for k in absorbed}
+        for k in absorbed:  # A's start at its real time, free once a paid copy has paid for it
+            for o in list(self.start_ops[k]):
+                self._copy(o, [*self.op_pre[o], prepaid[k]], list(self.op_add[o]), list(self.op_early[o]))
+                self.op_pays[-1] = ()
         for k, bs in copies.items():
             any_new = prop(("d-new-any", k))
             for b in bs:
                 self._aux_op([prop(("d-new", b))], [any_new])
-            for o in self.start_ops[k]:  # A started before the waived contact: its start pays
-                self.op_add[o] = [*self.op_add[o], *(paid_props[b] for b in bs)]
-            o = self.start_ops[k][0]
-            self._copy(o, [any_new], [*self.op_add[o], *self.op_add[self.end_op[k]], *(paid_props[b] for b in bs)],
-                       [])
-            self.op_cons[-1] = []  # placed earlier than A's start: its protection constraints need not hold there
+            pays = [*(paid_props[b] for b in bs), prepaid[k]]
+            helper = helpers[k]
+            if helper is None:
+                self._paid_copy([any_new], pays, (k,))
+                continue
+            q, makers = helper
+            enabled = prop(("enabled", k))  # q holds, or an action that may make it true has started or is paid
+            for x in [prop(("t", q)), *(self.started[j] for j in makers), *(prepaid[j] for j in makers)]:
+                self._aux_op([x], [enabled])
+            self._paid_copy([any_new, enabled], pays, (k,))
+            for j in makers:  # A and the last achiever B of q, paid together (B starts after the copy)
+                self._paid_copy([any_new], [*pays, prepaid[j], *(paid_props[b] for b in copies.get(j, ()))], (k, j))
         made: dict[tuple[int, int], int] = {}
         for o, cons in enumerate(self.op_cons):
             out = []
@@ -502,12 +600,37 @@ class RelaxedTask:
                 out.append((q, w))
             self.op_cons[o] = out
 
-    def _aux_op(self, pre: list[int], adds: list[int]) -> None:
-        """A zero-cost op of no action, as early as its preconditions."""
+    def _helpers(self, k: int) -> tuple[int, list[int]] | None:
+        """A start condition q of action k (for its paid copies, docs/certification.md, "Reductions" 7) that no
+        ongoing action adds and that only actions costing more than active time can make true, and those actions;
+        None when there is none."""
+        a = self.actions[k]
+        ongoing = 0
+        for ga, _ in self.task.ongoing:
+            ongoing |= ga.start.may_add | ga.end.may_add
+        best: tuple | None = None
+        for x in bits((a.start.cond[0] | a.overall[0]) & ~a.start.adds & ~ongoing):
+            makers = [j for j, b in enumerate(self.actions) if (b.start.may_add | b.end.may_add) >> x & 1]
+            cheapest = min((sum(self.actions[j].additive[:-1]) for j in makers), default=None)
+            if cheapest == 0:
+                continue
+            score = (cheapest is None, cheapest or 0, -len(makers), -x)
+            if best is None or score > best[0]:
+                best = (score, x, makers)
+        return None if best is None else (best[1], best[2])
+
+    def _paid_copy(self, pre: list[int], adds: list[int], pays: tuple[int, ...]) -> None:
+        """An op paying for the actions ``pays`` ahead of their starts (a start op of each, for the landmark reuse)."""
+        self._aux_op(pre, adds, pays)
+        for k in pays:
+            self.start_ops[k].append(len(self.op_pre) - 1)
+
+    def _aux_op(self, pre: list[int], adds: list[int], pays: tuple[int, ...] = ()) -> None:
+        """An op of no happening, as early as its preconditions (zero-cost, or paying for ``pays``)."""
         for name, value in (("op_pre", pre), ("op_cons", []), ("op_add", adds), ("op_kind", AUX), ("op_action", -1),
                             ("op_started", -1), ("op_duration", 0), ("op_dels", 0), ("op_req_true", 0),
                             ("op_req_false", 0), ("op_certain_adds", 0), ("op_resources", 0), ("op_guard", 0),
-                            ("op_early", [])):
+                            ("op_early", []), ("op_pays", pays)):
             getattr(self, name).append(value)
 
     def _zero_op(self, pre: list[int], adds: list[int], k: int, started: int, duration: int, early: list[int]
@@ -516,13 +639,13 @@ class RelaxedTask:
         for name, value in (("op_pre", pre), ("op_cons", []), ("op_add", adds), ("op_kind", END), ("op_action", k),
                             ("op_started", started), ("op_duration", duration), ("op_dels", 0),
                             ("op_req_true", 0), ("op_req_false", 0), ("op_certain_adds", 0), ("op_resources", 0),
-                            ("op_guard", 0), ("op_early", early)):
+                            ("op_guard", 0), ("op_early", early), ("op_pays", ())):
             getattr(self, name).append(value)
 
     def _copy(self, o: int, pre: list[int], adds: list[int], early: list[int]) -> None:
         """A copy of op o with other preconditions, effects and early props (same kind, action and cost)."""
         for field in ("op_cons", "op_kind", "op_action", "op_started", "op_duration", "op_dels", "op_req_true",
-                      "op_req_false", "op_certain_adds", "op_resources", "op_guard"):
+                      "op_req_false", "op_certain_adds", "op_resources", "op_guard", "op_pays"):
             getattr(self, field).append(getattr(self, field)[o])
         self.op_pre.append(pre)
         self.op_add.append(adds)
@@ -559,8 +682,9 @@ class RelaxedTask:
                 self.op_add[o] = [q for q in self.op_add[o] if q in needed]
 
     def action_costs(self, values: Sequence[int]) -> list[int]:
-        """A cost per op: ``values[k]`` on the start op of action k, 0 elsewhere."""
-        return [values[k] if kind == START else 0 for kind, k in zip(self.op_kind, self.op_action, strict=True)]
+        """A cost per op: the sum of ``values[k]`` over the actions k it pays for (a start op: its action; a paid
+        copy: one or two actions; every other op, a twin included: none)."""
+        return [sum(values[k] for k in pays) for pays in self.op_pays]
 
     # --- per state ------------------------------------------------------------------------------------------
     def preconditions(self, contam: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -585,6 +709,7 @@ class RelaxedTask:
         out += [p for i, p in self.dirty_props if contam >> i & 1]
         out += [p for mask, cap, p in self.room_props if (facts & mask).bit_count() < cap]
         out += [self.started[k] for k in started]
+        out += [q for k in started for q in self.paid_by_start.get(k, ())]  # it started before any waived contact
         out += [self.history_started[h] for h in history]
         if self.kept_start:  # a running action started keeping X when X still holds
             present = set(out)
@@ -595,11 +720,8 @@ class RelaxedTask:
         return out
 
     def enabled(self, stocks: Sequence[int]) -> list[bool]:
-        """Ops whose action's stock use fits the stocks left (stocks only decrease in a continuation)."""
-        out = []
-        for kind, k in zip(self.op_kind, self.op_action, strict=True):
-            out.append(kind != START or all(stocks[s] >= n for s, n in self.actions[k].consumes))
-        return out
+        """Ops whose paid actions' stock use fits the stocks left (stocks only decrease in a continuation)."""
+        return [all(stocks[s] >= n for k in pays for s, n in self.actions[k].consumes) for pays in self.op_pays]
 
 
 def _mask_of(positions: Iterable[int]) -> int:

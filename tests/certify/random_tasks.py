@@ -59,4 +59,46 @@ def small_tasks(draw: st.DrawFn, reg: Registries):
                     time_left=draw(st.integers(3, 6)), profile=draw(st.sampled_from(PROFILES)))
 
 
-__all__ = ["small_tasks"]
+SPARE_ITEMS = {"apple": "apple", "carrot": "carrot", "loaf": "loaf", "cloth": "cloth", "spoon": "stirring_spoon"}
+SPARE_EXTRAS = ["rinse-item", "wash-item", "don-glove", "doff-glove", "wash-pad", "disinfect-pad"]
+
+
+@st.composite
+def spare_tasks(draw: st.DrawFn, reg: Registries):
+    """Tasks about the mechanics of Reductions 7-9 (docs/certification.md): a waste bin with discard and fetch-spare
+    (and spares in stock), a shared basket or a for-dirty sink or a plain counter, gloves, one or two hazard sources on
+    items, pads and places, delivery and (safe x) goals, a few treatments."""
+    items = draw(st.lists(st.sampled_from(sorted(SPARE_ITEMS)), min_size=1, max_size=2, unique=True))
+    place = draw(st.sampled_from(["basket", "sink", "counter"]))
+    objects = {**{i: SPARE_ITEMS[i] for i in items}, "bin": "waste_bin", place: PLACES.get(place, place)}
+    facts = []
+    held: set[str] = set()
+    for item in items:
+        g = draw(st.sampled_from(["left", "right", None]))
+        if g is not None and g not in held:
+            held.add(g)
+            facts.append(f"(holding {g} {item})")
+        else:
+            facts.append(f"(at {item} {place})")
+    facts += [f"(empty {g})" for g in ("left", "right") if g not in held]
+    hazards = sorted(set(draw(st.lists(st.sampled_from(["soil", "raw_meat_bacteria", "mould"]), min_size=1,
+                                       max_size=2))))
+    carriers = [(g, "pad") for g in ("left", "right")] + [
+        (o, r.name) for o in (*items, place) for r in reg.object_types[objects[o]].regions]
+    first = (items[0], draw(st.sampled_from([r.name for r in reg.object_types[objects[items[0]]].regions])))
+    sources = [(first, hazards[0]), *draw(st.lists(st.tuples(st.sampled_from(carriers), st.sampled_from(hazards)),
+                                                    max_size=1))]
+    goal_pool = ([f"(at {i} {place})" for i in items] + [f"(safe {i})" for i in items[1:]]
+                 + [f"(holding {g} {i})" for g in ("left", "right") for i in items])
+    goals = [f"(safe {items[0]})", *draw(st.lists(st.sampled_from(goal_pool), max_size=1))]
+    put = "put" if place == "basket" else "place"
+    extras = draw(st.lists(st.sampled_from(SPARE_EXTRAS), max_size=2, unique=True))
+    stocks = {"spare_items": draw(st.integers(1, 2)), "gloves": draw(st.integers(0, 1)),
+              "water": draw(st.integers(0, 1)), "cleaning_agent": 1, "disinfectant": 1, "spare_pads": 0}
+    return instance(reg, "spare", objects=objects, facts=facts, goals=goals,
+                    actions=sorted({"pick", put, "discard", "fetch-spare", *extras}), hazards=hazards,
+                    sources=sorted({(c[0], c[1], h) for c, h in sources}), stocks=stocks,
+                    time_left=draw(st.integers(3, 6)), profile=draw(st.sampled_from(PROFILES)))
+
+
+__all__ = ["small_tasks", "spare_tasks"]

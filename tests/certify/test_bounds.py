@@ -12,6 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from hygiene_pddl.certify import SearchStatus, exact_search
+from hygiene_pddl.certify.bounds import decode
+from hygiene_pddl.certify.search import prepare
 from hygiene_pddl.instances import load_instance
 from hygiene_pddl.registries import load_registries
 from hygiene_pddl.replay import PhysicalInconsistency
@@ -66,3 +68,33 @@ def test_bounds_never_exceed_the_plain_searchs_optimal_plan(inst):
         steps = [(s.start, s.name, s.args) for s in sorted(plain.steps, key=lambda s: (s.start, s.order))]
         if bounds_along(REG, inst, steps) is not None:  # a plan with an irrelevant step has a cheaper twin
             _assert_admissible(inst, steps)
+
+
+@pytest.mark.parametrize(("key", "paid"), [("wipe_two_surfaces-waste_first", {"water": 1, "cleaning_agent": 1}),
+                                           ("wipe_two_surfaces-water_first", {"discarded_items": 1, "solid_waste": 1})])
+def test_the_root_bound_pays_for_the_discard_before_a_spare(key, paid):
+    """A legally soiled loaf made safe by discard + fetch-spare costs the discard too (docs/certification.md,
+    "Reductions" 7: combined paid copies), so the root bound already has the hand optimum's first costs; a paid copy
+    of fetch-spare alone (its first version) gave all zeros here."""
+    inst = load_instance(EXAMPLES / f"{key}.json")
+    search, root, _, _ = prepare(REG, inst)
+    key_, _ = search.evaluate(root)
+    order = inst.profile.order
+    pre = dict(zip(order[: order.index("makespan")], decode(key_[0], len(search.pre_dims)), strict=True))
+    assert {d: v for d, v in pre.items() if v and d != "active_robot_time"} == paid
+
+
+@pytest.mark.parametrize(("key", "paid"), [("gloves-canonical", {"solid_waste": 1}),
+                                           ("gloves-waste_first", {"disinfectant": 1})])
+def test_a_guarded_pad_contact_keeps_its_protection(key, paid):
+    """Once the left pad has taken the raw chicken, picking the loaf with it needs the pad clean unless a glove
+    covers it (the pad's contact is guarded by "not gloved": docs/certification.md, "Reductions" 9), and the right pad
+    carries bleach: the bound after that first pick has the hand optimum's glove (canonical) or disinfection
+    (waste_first). Without the rule it was all zeros and the search exhausted 14,000 plans."""
+    inst = load_instance(EXAMPLES / f"{key}.json")
+    search, root, _, _ = prepare(REG, inst)
+    chicken = next(a for a in search.steps if a.text() == "(pick left raw_chicken film board)")
+    key_, _ = search.evaluate(search.start(root, chicken))
+    order = inst.profile.order
+    pre = dict(zip(order[: order.index("makespan")], decode(key_[0], len(search.pre_dims)), strict=True))
+    assert {d: v for d, v in pre.items() if v and d != "active_robot_time"} == paid
