@@ -94,6 +94,7 @@ def _demo(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from hygiene_pddl import __version__
 
+    _load_plugins()  # every command module registers itself, whoever asks for the parser
     parser = argparse.ArgumentParser(prog="hygiene-pddl", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"hygiene-pddl {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)

@@ -204,22 +204,34 @@ def _stats_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--problems", type=Path, default=None,
                    help="benchmark problems folder (default: the checkout's problems/, wherever you run from)")
     p.add_argument("--json", action="store_true", help="print the composition as JSON")
+    p.add_argument("--no-gates", action="store_true",
+                   help="skip issue 13's structural gates (they parse every domain and problem, ~20 s)")
 
 
 @command("stats", "the benchmark's composition, beside SPEC §9's targets", _stats_args)
 def _stats(args: argparse.Namespace) -> int:
+    import dataclasses
     import json
 
+    from hygiene_pddl.episodes.gates import gates
     from hygiene_pddl.episodes.stats import composition, rows
     from hygiene_pddl.paths import problems_dir
+    from hygiene_pddl.registries import load_registries
 
-    comp = composition(problems_dir(args.problems))
+    folder = problems_dir(args.problems)
+    comp = composition(folder)
+    measured = [] if args.no_gates else gates(load_registries(), folder, folder.parent / "domains")
     if args.json:
+        comp["gates"] = [dataclasses.asdict(g) for g in measured]
         print(json.dumps(comp, indent=2, sort_keys=True))
         return EXIT_OK
     for name, have, want in rows(comp):
         mark = "" if have == want else "   <-- target " + str(want)
         print(f"{name:<34} {have}{mark}")
+    if measured:
+        print("\nissue 13 gates (measured on the committed files; docs/benchmark-composition.md, 'Gates')")
+        for g in measured:
+            print(f"{'ok ' if g.met else 'NO '} {g.name}: {g.value}   (target {g.target})")
     return EXIT_OK
 
 

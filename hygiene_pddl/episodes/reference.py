@@ -8,15 +8,20 @@ validator levels and the designs with history swaps and profile rankings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 
+from compiler import ticks
+from compiler.steps import StepMapper
 from hygiene_pddl.costs import CostVector
 from hygiene_pddl.instances.model import Instance
-from hygiene_pddl.planners.base import ChosenStep, PlanStatus, plan_text
+from hygiene_pddl.planners.base import EPSILON, ChosenStep, PlanStatus, plan_text
 from hygiene_pddl.planners.nsp import HygieneNSP
+from hygiene_pddl.plans.model import Plan, PlanStep
 from hygiene_pddl.plans.parser import parse_plan
 from hygiene_pddl.registries import Registries
-from hygiene_pddl.validation.instance_level import evaluate_plan
+from hygiene_pddl.validation.declared import reached
+from hygiene_pddl.validation.instance_level import DEFAULT_TOLERANCE, evaluate_plan
 
 MAX_ACTIONS = 6
 TIME_LIMIT = 60.0
@@ -59,9 +64,25 @@ def certify(reg: Registries, inst: Instance, max_actions: int = MAX_ACTIONS, tim
                      f"status disagreement or not proved: CP-SAT {a.status.value}, search {b_status}")
 
 
+def for_twin(reg: Registries, twin: Instance, plan: str) -> Plan:
+    """A saved plan's world actions as a plan for ``twin``: the makespan declaration ``(finish tuK)`` belongs to
+    the problem, not to the schedule, so the source's is dropped and the twin's added where its problem weighs
+    makespan in whole TU (a profile pair may have one member with ticks and one without)."""
+    parsed = parse_plan(plan)
+    steps = tuple(s for s in parsed.steps if s.action.lower() != ticks.FINISH)
+    mapper = StepMapper(reg, twin)
+    if mapper.uses_ticks and steps:
+        last = max(s.time + (s.duration or 0) for s in steps)
+        name, args = mapper.finish_step(reached(last, DEFAULT_TOLERANCE))
+        steps = (*steps, PlanStep(name, args, last + EPSILON))
+    elif mapper.uses_ticks:
+        steps = (PlanStep(*mapper.finish_step(0), Fraction(0)),)
+    return replace(parsed, steps=steps)
+
+
 def replays_as(reg: Registries, inst: Instance, plan: str, optimum: CostVector | None) -> tuple[bool, bool]:
     """(safe, safe and optimal) of a saved plan under ``inst`` (a history swap or a profile swap)."""
-    report = evaluate_plan(reg, inst, parse_plan(plan))
+    report = evaluate_plan(reg, inst, for_twin(reg, inst, plan))
     safe = report.valid
     return safe, bool(safe and optimum is not None and report.cost == optimum)
 
@@ -84,8 +105,8 @@ def admit_pair(reg: Registries, kind: str, label: str, a: tuple[Instance, Certif
             return "an irrelevant history swap changes safety or optimality"
         return ""
     # profile pairs: the two reference plans ranked under both profiles
-    cost_a_under_b = evaluate_plan(reg, ib, parse_plan(ca.plan_text)).cost
-    cost_b_under_a = evaluate_plan(reg, ia, parse_plan(cb.plan_text)).cost
+    cost_a_under_b = evaluate_plan(reg, ib, for_twin(reg, ib, ca.plan_text)).cost
+    cost_b_under_a = evaluate_plan(reg, ia, for_twin(reg, ia, cb.plan_text)).cost
     if cost_a_under_b is None or cost_b_under_a is None:
         return "a reference plan is not valid under its profile twin"
     a_better_for_a = ca.cost.key(ia.profile) < cost_b_under_a.key(ia.profile)
@@ -101,4 +122,4 @@ def reference_steps(cert: Certified) -> list[dict]:
     return [{"start": s.start, "name": s.name, "args": list(s.args), "duration": s.duration} for s in cert.steps]
 
 
-__all__ = ["Certified", "admit_pair", "certify", "plan_text", "reference_steps", "replays_as"]
+__all__ = ["Certified", "admit_pair", "certify", "for_twin", "plan_text", "reference_steps", "replays_as"]

@@ -27,9 +27,19 @@ def _solve(planner: str, path: Path):
     return inst, catalogue()[planner].factory().solve(inst, 60, REG)
 
 
+class _Solved(dict):
+    """(planner, instance file name) -> (instance, result), solved on first use: under xdist the tests of this
+    module run on both workers, and each solves only what its own tests read."""
+
+    def __missing__(self, key):
+        planner, name = key
+        self[key] = _solve(planner, next(p for p in INSTANCES if p.name == name))
+        return self[key]
+
+
 @pytest.fixture(scope="module")
 def results():
-    return {(planner, p.name): _solve(planner, p) for planner in ("hygiene-nsp", "fd-cpsat") for p in INSTANCES}
+    return _Solved()
 
 
 @pytest.mark.parametrize("planner", ["hygiene-nsp", "fd-cpsat"])
