@@ -37,6 +37,8 @@ class Axes:
     invariant: tuple[str, str] | None
     prior: frozenset[str] | None
     infeasible: frozenset[str] | None
+    #: the variant set whose profile pairs carry the flip / invariant claims (elsewhere a pair is general)
+    ranked_on: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, spec: FamilySpec) -> Axes:
@@ -51,7 +53,8 @@ class Axes:
                    tuple(d.get("profiles", (spec.profile,))),
                    tuple(d["flip"]) if "flip" in d else None, tuple(d["invariant"]) if "invariant" in d else None,
                    frozenset(d["prior"]) if "prior" in d else None,
-                   frozenset(d["infeasible"]) if "infeasible" in d else None)
+                   frozenset(d["infeasible"]) if "infeasible" in d else None,
+                   frozenset(d.get("ranked_on", ())))
 
 
 def _record(reg: Registries, start: int, text: str, note: str) -> dict:
@@ -89,13 +92,18 @@ def _profiles(axes: Axes, n: int) -> tuple[str, ...] | None:
     return axes.profiles[:n] if len(axes.profiles) >= n else None
 
 
-def _profile_pairs(keys_by_profile: dict[str, str], axes: Axes) -> list[tuple[str, str, str, str]]:
+def _profile_pairs(keys_by_profile: dict[str, str], axes: Axes, base: frozenset[str]
+                   ) -> list[tuple[str, str, str, str]]:
+    """Profile pairs among drafts of one variant set ``base``. A flip or invariant claim is a claim about one
+    scenario (the file's ``ranked_on``, by default the base scenario); on any other variant set the same two
+    profiles make a general pair."""
     profs = list(keys_by_profile)
+    ranked = base == axes.ranked_on
     out = []
     for i, p in enumerate(profs):
         for q in profs[i + 1:]:
-            label = ("flip" if axes.flip and {p, q} == set(axes.flip) else
-                     "invariant" if axes.invariant and {p, q} == set(axes.invariant) else "general")
+            label = ("flip" if ranked and axes.flip and {p, q} == set(axes.flip) else
+                     "invariant" if ranked and axes.invariant and {p, q} == set(axes.invariant) else "general")
             out.append(("profile", label, keys_by_profile[p], keys_by_profile[q]))
     return out
 
@@ -106,7 +114,7 @@ def _with_profiles(reg: Registries, fam: Family, axes: Axes, base: frozenset[str
     if profs is None:
         return [], []
     drafts = [draft(reg, fam, f"{tag}-{p}", base, p, event) for p in profs]
-    return drafts, _profile_pairs({p: f"{tag}-{p}" for p in profs}, axes)
+    return drafts, _profile_pairs({p: f"{tag}-{p}" for p in profs}, axes, base)
 
 
 def _crossed(reg: Registries, fam: Family, axes: Axes, extra: int = 0) -> Design | None:
@@ -124,7 +132,7 @@ def _crossed(reg: Registries, fam: Family, axes: Axes, extra: int = 0) -> Design
             return None
         for q in more[1:]:
             drafts.append(draft(reg, fam, f"ax-{q}", ra | ia, q))
-            pairs += _profile_pairs({p: "ax", q: f"ax-{q}"}, axes)
+            pairs += _profile_pairs({p: "ax", q: f"ax-{q}"}, axes, ra | ia)
     return Design(drafts, pairs, crossed=True)
 
 
@@ -137,8 +145,8 @@ def _history(reg: Registries, fam: Family, axes: Axes, label: str, profiles: int
     for p in profs:
         drafts += [draft(reg, fam, f"a-{p}", groups[0], p), draft(reg, fam, f"b-{p}", groups[1], p)]
         pairs.append(("history", label, f"a-{p}", f"b-{p}"))
-    for side in ("a", "b"):
-        pairs += _profile_pairs({p: f"{side}-{p}" for p in profs}, axes)
+    for side, base in (("a", groups[0]), ("b", groups[1])):
+        pairs += _profile_pairs({p: f"{side}-{p}" for p in profs}, axes, base)
     return Design(drafts, pairs)
 
 

@@ -77,3 +77,26 @@ def test_a_pair_with_an_undetermined_member_is_not_judged():
     assert all(d["status"] == "undetermined" for d in rep["drafts"].values())
     assert run.returncode == 1 and rep["claims"] and all(c[4].startswith("not judged") for c in rep["claims"])
     assert all(c[4].split(": ")[1].split(" undetermined")[0].split(", ")[0] in c[3] for c in rep["claims"])
+
+
+
+def test_a_flip_is_claimed_on_its_own_scenario_only(tmp_path):
+    from hygiene_pddl.episodes.designs import draft, family_designs
+    from hygiene_pddl.registries import load_registries
+
+    base = FAMILY.read_text().replace("  profiles: [water_first, spare_parts_first]",
+                                      "  profiles: [water_first, spare_parts_first]\n"
+                                      "  flip: [water_first, spare_parts_first]")
+    for text, ranked in ((base, frozenset()), (base + "  ranked_on: [left, right]\n", frozenset({"left", "right"}))):
+        reg = load_registries(_data(tmp_path / str(len(ranked)), text))
+        fam = reg.families["apple_on_plate-tiny"]
+        ranked_history = draft(reg, fam, "x", ranked, "water_first").history
+        flips = 0
+        for arch, design in family_designs(reg, fam).items():
+            by_key = {d.key: d for d in design.drafts}
+            for kind, label, a, b in design.pairs:
+                if kind == "profile":
+                    assert by_key[a].history == by_key[b].history  # a profile pair shares its scenario
+                    assert (label == "flip") == (by_key[a].history == ranked_history), (arch, a, b, label)
+                    flips += label == "flip"
+        assert flips > 0
