@@ -52,6 +52,10 @@ def certify(reg: Registries, inst: Instance, max_actions: int = MAX_ACTIONS, tim
     methods = ("hygiene-nsp joint CP-SAT (full grounding, full state)", "exact search (hygiene_pddl.certify)")
     b_status = str(b.status)
     if a.status is PlanStatus.PLAN and b_status == "optimal":
+        if max_actions is not None and len(a.steps) >= max_actions:
+            return Certified(inst.id, True, a.cost, a.steps, a.plan_text, methods,
+                             f"the optimum within {max_actions} actions uses all of them: a longer plan may be "
+                             "better; raise the bound")
         if not a.proved_optimal:
             return Certified(inst.id, True, a.cost, a.steps, a.plan_text, methods, "CP-SAT did not prove optimality")
         if a.cost != b.cost:
@@ -59,7 +63,16 @@ def certify(reg: Registries, inst: Instance, max_actions: int = MAX_ACTIONS, tim
                              f"the methods disagree: CP-SAT {a.cost} vs search {b.cost}")
         return Certified(inst.id, True, a.cost, a.steps, a.plan_text, methods)
     if a.status is PlanStatus.INFEASIBLE and b_status == "infeasible":
-        return Certified(inst.id, False, None, (), a.plan_text, methods)
+        if max_actions is None:
+            return Certified(inst.id, False, None, (), a.plan_text, methods)
+        # both say "no plan of at most max_actions actions": only a proof without the bound excludes longer plans
+        c = exact_search(reg, inst, max_actions=None, time_limit=time_limit)
+        if str(c.status) == "infeasible":
+            return Certified(inst.id, False, None, (), a.plan_text,
+                             (*methods, "exact search without an action bound (every plan within the deadline)"))
+        return Certified(inst.id, c.cost is not None, c.cost, (), a.plan_text, methods,
+                         f"no plan within {max_actions} actions by both methods, but longer plans are not excluded "
+                         f"(the exact search without an action bound: {c.status})")
     return Certified(inst.id, a.status is PlanStatus.PLAN, a.cost, a.steps, a.plan_text, methods,
                      f"status disagreement or not proved: CP-SAT {a.status.value}, search {b_status}")
 

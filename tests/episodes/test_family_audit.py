@@ -100,3 +100,25 @@ def test_a_flip_is_claimed_on_its_own_scenario_only(tmp_path):
                     assert (label == "flip") == (by_key[a].history == ranked_history), (arch, a, b, label)
                     flips += label == "flip"
         assert flips > 0
+
+
+def test_certification_never_turns_an_action_bound_into_infeasibility(tmp_path):
+    """Both methods may search within an action bound; "no plan within it" is not "no plan" (a 9-action data
+    family instance was certified infeasible at the v1 bound of 6), and an optimum that fills the bound is not one."""
+    from hygiene_pddl.episodes.builder import realise
+    from hygiene_pddl.episodes.designs import family_designs
+    from hygiene_pddl.episodes.reference import certify
+    from hygiene_pddl.instances.loader import instance_from_data
+    from hygiene_pddl.registries import load_registries
+
+    reg = load_registries(_data(tmp_path, FAMILY.read_text()))
+    fam = reg.families["apple_on_plate-tiny"]
+    eps = realise(reg, fam.name, "history", family_designs(reg, fam)["history"])
+    ep = max(eps, key=lambda e: len(e.history))  # both pads touched the bowl: a treatment, then pick and place
+    inst = instance_from_data(ep.public(reg), reg, ep.id)
+    short = certify(reg, inst, max_actions=2, time_limit=20)
+    assert short.problem and "longer plans are not excluded" in short.problem and short.feasible
+    full = certify(reg, inst, max_actions=3, time_limit=20)
+    assert "uses all of them" in full.problem
+    room = certify(reg, inst, max_actions=4, time_limit=20)
+    assert room.ok and room.feasible and len(room.steps) == 3
