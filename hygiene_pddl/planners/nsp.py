@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -26,7 +27,7 @@ from hygiene_pddl.planners.grounding import (
     reachable_init,
     relaxed_service,
 )
-from hygiene_pddl.planners.joint import JointModel, build_joint_model, completed_hint, solution
+from hygiene_pddl.planners.joint import JointModel, OutOfTime, build_joint_model, completed_hint, solution
 from hygiene_pddl.planners.lexsat import LexResult, LexSettings, LexStatus, lexsolve
 from hygiene_pddl.planners.relaxation import SETTINGS as RELAXATION_SETTINGS
 from hygiene_pddl.planners.relaxation import RelaxedOptimum, better_plan_possible, relaxed_optimum
@@ -134,7 +135,7 @@ class HygieneNSP:
             return None, False
         left = deadline - time.perf_counter()
         plan = None if state.ongoing else SequentialSearch(reg, inst, state, actions).search(
-            bound, deadline=time.perf_counter() + left / 4)
+            bound, deadline=time.perf_counter() + left / 8)
         if plan is not None or every is None or self.max_actions is not None:
             return plan, False
         plan = SequentialSearch(reg, inst, state, every).staged(
@@ -157,8 +158,8 @@ class HygieneNSP:
                 best = (steps, cost, text)
         if best is None:
             return None
-        note = (f"not proved optimal: a plan of {len(plan)} actions from the staged sequential search, scheduled "
-                "and accepted by the instance-level evaluator (the joint model found no better plan in time)")
+        note = (f"not proved optimal: a plan of {len(plan)} actions from the sequential search, scheduled and "
+                "accepted by the instance-level evaluator (the joint model found no better plan in time)")
         return PlannerResult(self.name, inst.id, PlanStatus.PLAN, False, tuple(best[0]), best[2], best[1], (),
                              (note,))
 
@@ -183,7 +184,8 @@ class HygieneNSP:
                 yield steps, cost, text
 
     def _by_relaxation(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                       deadline: float) -> tuple[RelaxationProof | None, RelaxedOptimum | None]:
+                       deadline: float, first: PlannerResult | None = None
+                       ) -> tuple[RelaxationProof | None, RelaxedOptimum | None]:
         """A plan proved optimal, or a proof that there is none, without the joint model; ``None`` when the
         relaxation settles neither. ``actions`` is every reachable ground action, so the claims cover every plan.
 
@@ -192,7 +194,8 @@ class HygieneNSP:
         with the grippers' turns interleaved, as whole actions and as start and end happenings, and then the
         relaxation's own schedule (planners/skeleton.py); a schedule that the instance-level evaluator accepts
         and whose cost vector equals the bound is optimal among all plans (of at most ``max_actions`` actions
-        when that is given). Also returns the relaxation's optimum (None when it was not proved).
+        when that is given); so is ``first`` (a plan checked by the evaluator) when its cost vector is the bound.
+        Also returns the relaxation's optimum (None when it was not proved).
         """
         if not actions:
             return None, None
@@ -203,6 +206,8 @@ class HygieneNSP:
             return RelaxationProof(PlanStatus.INFEASIBLE, built), None
         if relaxed.status is not LexStatus.OPTIMAL:
             return None, None
+        if first is not None and first.cost == relaxed.bound:
+            return RelaxationProof(PlanStatus.PLAN, built, first.steps, first.cost, first.plan_text), None
         proof = self._meet(reg, inst, state, relaxed, deadline)
         return proof, (relaxed if proof is None else None)
 
@@ -225,7 +230,7 @@ class HygieneNSP:
         """Build the model for ``bound`` and solve it by ``deadline`` (perf_counter), hinted by ``first`` (else
         by a greedy first plan); also the build time."""
         t = time.perf_counter()
-        jm = build_joint_model(reg, inst, state, actions, bound, self.project, classes)
+        jm = build_joint_model(reg, inst, state, actions, bound, self.project, classes, deadline)
         built = time.perf_counter() - t
         if first is None:
             first, _ = self._first_plan(reg, inst, state, actions, bound, deadline)
@@ -249,7 +254,13 @@ class HygieneNSP:
         classes = interchangeable_classes(inst)
         t_ground = time.perf_counter() - t0
         within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
-        proof, relaxed = self._by_relaxation(reg, inst, state, every, deadline) if self.relax else (None, None)
+        bound, cap = self.bounds(reg, inst, state, actions)
+        # a long task: a first plan before anything else (the relaxation may prove it optimal; else it hints the
+        # joint model, and it is the answer when the joint model finds nothing better in time)
+        first, staged = self._first_plan(reg, inst, state, actions, bound, deadline, every)
+        fallback = self._scheduled(reg, inst, state, first, deadline) if first else None
+        proof, relaxed = (self._by_relaxation(reg, inst, state, every, deadline, fallback) if self.relax
+                          else (None, None))
         floor = relaxed.bound if relaxed is not None else None  # below every plan's cost vector
         if proof is not None:
             timings = timings_since(t0, t_ground + proof.built)
@@ -259,12 +270,9 @@ class HygieneNSP:
             notes.append("optimal: the cost vector meets the relaxation's lower bound (docs/planners.md)")
             return PlannerResult(self.name, inst.id, PlanStatus.PLAN, True, proof.steps, proof.text, proof.cost,
                                  timings, tuple(notes))
-        bound, cap = self.bounds(reg, inst, state, actions)
         if relaxed is not None and self.max_actions is None:  # room for the relaxation's distinct actions
             bound = max(bound, len(relaxed.chosen))
             cap = max(cap, bound + len(reg.grippers))
-        first, staged = self._first_plan(reg, inst, state, actions, bound, deadline, every)
-        fallback = None
         if staged:  # a long task: the bound grows to the plan, the model takes its actions, and it is an answer
             used = {id(a) for a in (*actions, *first)}
             actions = [a for a in every if id(a) in used]
@@ -273,9 +281,12 @@ class HygieneNSP:
                              f"raised to it")
                 bound = len(first)
                 cap = max(cap, bound + len(reg.grippers))
-            fallback = self._scheduled(reg, inst, state, first, deadline)
         run = self._run if first is None else partial(self._run, first=first)
-        jm, res, built = run(reg, inst, state, actions, bound, classes, deadline)
+        try:
+            jm, res, built = run(reg, inst, state, actions, bound, classes, deadline)
+        except OutOfTime:
+            notes.append(f"the joint model of {bound} actions could not be built in time")
+            return self._unsettled(reg, inst, fallback, floor, notes, timings_since(t0, t_ground))
         t_build = t_ground + built
         while True:
             earlier = (jm, res, bound)
@@ -291,17 +302,29 @@ class HygieneNSP:
                 notes.append("focused grounding infeasible: retried with every reachable action")
             else:
                 break
-            jm, res, _ = run(reg, inst, state, actions, bound, classes, deadline)
-            if not res.found and earlier[1].found:  # the raised bound ran out of time: keep the earlier plan
-                notes.append(f"no plan within the time limit at {bound} actions: kept the plan found within "
-                             f"{earlier[2]} actions")
+            try:
+                jm, res, _ = run(reg, inst, state, actions, bound, classes, deadline)
+            except OutOfTime:
+                res = None
+            if res is None or (not res.found and earlier[1].found):  # out of time: keep the earlier answer
+                if earlier[1].found:
+                    notes.append(f"no plan within the time limit at {bound} actions: kept the plan found within "
+                                 f"{earlier[2]} actions")
                 jm, res, bound = earlier
                 break
         answer = self._answer(reg, inst, state, every, jm, res, bound, notes, t0, t_build, deadline, classes, floor)
         if fallback is not None and (answer.cost is None or
                                      fallback.cost.key(inst.profile) < answer.cost.key(inst.profile)):
-            return replace(fallback, timings=answer.timings, notes=(*answer.notes, *fallback.notes))
-        return answer
+            answer = replace(fallback, timings=answer.timings, notes=(*answer.notes, *fallback.notes))
+        return _with_floor(answer, floor, inst.profile.order)
+
+    def _unsettled(self, reg: Registries, inst: Instance, fallback: PlannerResult | None, floor: CostVector | None,
+                   notes: list[str], timings: tuple) -> PlannerResult:
+        """The answer without a joint model: the first plan (not proved optimal) or none (undetermined)."""
+        if fallback is None:
+            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings, notes, timed_out=True)
+        return _with_floor(replace(fallback, timings=timings, notes=(*notes, *fallback.notes)), floor,
+                           inst.profile.order)
 
     def _settle(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
                 jm: JointModel, res: LexResult, bound: int, classes: list[list[str]], notes: list[str],
@@ -328,7 +351,10 @@ class HygieneNSP:
             inside = {id(a) for a in covered} | {id(a) for a in escape.outside}
             wider = [a for a in every if id(a) in inside]
             longer = max(bound, escape.occurrences) if self.max_actions is None else bound
-            jm2, res2, _ = self._run(reg, inst, state, wider, longer, classes, deadline)
+            try:
+                jm2, res2, _ = self._run(reg, inst, state, wider, longer, classes, deadline)
+            except OutOfTime:
+                return jm, res, bound, False
             if res2.status not in (LexStatus.OPTIMAL, LexStatus.INFEASIBLE):
                 return jm, res, bound, False
             notes.append(f"the relaxation admits a better plan with {len(escape.outside)} other ground action(s) and "
@@ -389,6 +415,17 @@ def gripper_rounds(plan: list[GroundAction]) -> list[GroundAction]:
             if queue:
                 out.append(queue.pop(0))
     return out
+
+
+def _with_floor(answer: PlannerResult, floor: CostVector | None, order: Sequence[str]) -> PlannerResult:
+    """A plan not proved optimal, with the lower bound that is proved for every plan, when there is one (its
+    dimensions in the profile's order)."""
+    if answer.proved_optimal or answer.cost is None or floor is None:
+        return answer
+    below = ", ".join(f"{d} {floor[d]}" for d in order if floor[d])
+    note = (f"every plan's cost vector is lexicographically at least the relaxation's optimum ({below or 'all 0'}; "
+            "proved over every reachable action)")
+    return replace(answer, notes=(*answer.notes, note))
 
 
 def _meets(jm: JointModel, res: LexResult, floor: CostVector | None) -> bool:
