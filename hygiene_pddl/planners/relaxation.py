@@ -196,10 +196,12 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
         """Each active user (a point and the literal that makes it need the fact) has a provider other than
         itself no later than the user: one variable holds the first provider's time for all users (a user's own
         provider is never earlier than the first one), and some provider other than the user is used (an ongoing
-        end always is)."""
+        end always is). The user's own start counts for a need at its end (it comes first: a treatment at the
+        start of the action whose end makes the contact)."""
         if not any(p[0] < 0 and not p[2] for p in pool):
-            for (j, _), active in users:
-                others = [used[p[0]] for p in pool if p[0] != j and p[0] >= 0] + [1 for p in pool if p[0] < 0]
+            for (j, w), active in users:
+                others = [used[p[0]] for p in pool if p[0] >= 0 and (p[0] != j or (p[1], w) == ("start", "end"))]
+                others += [1 for p in pool if p[0] < 0]
                 m.add(sum(others) >= (1 if active is True else active))
         for p, s in zip(pool, chosen, strict=True):
             m.add(at(p) <= first).only_enforce_if(s)

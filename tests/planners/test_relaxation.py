@@ -191,3 +191,27 @@ def test_an_unused_action_longer_than_the_time_left_does_not_make_the_relaxation
     assert evaluate_plan(REG, inst, parse_plan("; nothing to do\n")).valid
     result = HygieneNSP().solve(inst, 20, REG)
     assert result.status is PlanStatus.PLAN and result.proved_optimal and not result.steps, result.notes
+
+
+def test_a_treatment_at_the_start_of_the_action_whose_end_makes_the_contact_counts():
+    """The audit of the relaxation's treatment rules (issue 12): a carrier treated at the start of the action
+    whose end touches a protected region with it is clean at that contact; the relaxation required another
+    treatment (no registry action of today does both, so the action is made here from a pick)."""
+    from dataclasses import replace
+
+    from hygiene_pddl.planners.grounding import Treat
+    from tests.certify.tasks import instance
+
+    inst = instance(REG, "own-start", objects={"apple": "apple", "counter": "counter"},
+                    facts=["(at apple counter)", "(empty left)", "(empty right)"], goals=["(holding left apple)"],
+                    actions=["pick"], hazards=["raw_meat_bacteria"],
+                    sources=[("left", "pad", "raw_meat_bacteria"), ("right", "pad", "raw_meat_bacteria")])
+    state = replay(inst, REG)
+    pick = next(a for a in ground_all(REG, inst, state) if a.text() == "(pick left apple skin counter)")
+    assert pick.contacts_start and not pick.contacts_end
+    washing_pick = replace(pick, treats_start=(Treat("wash", ("left", "pad")),), contacts_start=(),
+                           contacts_end=pick.contacts_start)
+    opt = relaxed_optimum(REG, inst, state, [washing_pick], SETTINGS, 30)
+    assert opt.status is LexStatus.OPTIMAL and [a.text() for a in opt.chosen] == [pick.text()]
+    # the plain pick, whose pad is dirty when it touches the apple, still needs a treatment (none here)
+    assert relaxed_optimum(REG, inst, state, [pick], SETTINGS, 30).status is LexStatus.INFEASIBLE
