@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
-from hygiene_pddl.costs import CostVector
+from hygiene_pddl.costs import DIMENSIONS, CostVector
 from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.planners.base import (
     ChosenStep,
@@ -30,7 +30,7 @@ from hygiene_pddl.planners.grounding import (
 from hygiene_pddl.planners.joint import JointModel, OutOfTime, build_joint_model, completed_hint, solution
 from hygiene_pddl.planners.lexsat import LexResult, LexSettings, LexStatus, lexsolve
 from hygiene_pddl.planners.relaxation import SETTINGS as RELAXATION_SETTINGS
-from hygiene_pddl.planners.relaxation import RelaxedOptimum, better_plan_possible, relaxed_optimum
+from hygiene_pddl.planners.relaxation import RelaxedOptimum, better_plan_possible, nothing_below, relaxed_optimum
 from hygiene_pddl.planners.skeleton import Happening, refine
 from hygiene_pddl.planners.symmetry import interchangeable_classes
 from hygiene_pddl.plans.parser import parse_plan
@@ -152,7 +152,7 @@ class HygieneNSP:
         """The best schedule of a sequential plan (planners/skeleton.py: as given and with the grippers' turns
         interleaved, as whole actions and as start and end happenings) that the instance-level evaluator
         accepts, as an answer not proved optimal; None when none is accepted."""
-        best = None
+        best = self._sequential(reg, inst, plan)
         for steps, cost, text in self._schedules(reg, inst, state, plan, [], deadline, None):
             if best is None or cost.key(inst.profile) < best[1].key(inst.profile):
                 best = (steps, cost, text)
@@ -162,6 +162,22 @@ class HygieneNSP:
                 "accepted by the instance-level evaluator (the joint model found no better plan in time)")
         return PlannerResult(self.name, inst.id, PlanStatus.PLAN, False, tuple(best[0]), best[2], best[1], (),
                              (note,))
+
+    def _sequential(self, reg: Registries, inst: Instance, plan: list[GroundAction]
+                    ) -> tuple[list[ChosenStep], CostVector, str] | None:
+        """The sequential search's own schedule (each action starts as the previous one ends), without a solver,
+        when the instance-level evaluator accepts it (long plans, whose refinement may not finish in time)."""
+        steps, t = [], 0
+        for k, a in enumerate(plan):
+            steps.append(ChosenStep(t, a.name, a.args, a.duration, k))
+            t += a.duration
+        cost = CostVector.from_mapping({**{d: sum(a.cost(d) for a in plan) for d in DIMENSIONS if d != "makespan"},
+                                        "makespan": t})
+        text = _written(reg, inst, steps, self.name, cost)
+        if text is None:
+            return None
+        report = evaluate_plan(reg, inst, parse_plan(text))
+        return (steps, cost, text) if report.valid and report.cost == cost else None
 
     def _schedules(self, reg: Registries, inst: Instance, state: ReplayResult, plan: list[GroundAction],
                    extra: list, deadline: float, want: CostVector | None):  # noqa: ANN202 - (steps, cost, text)s
@@ -178,7 +194,9 @@ class HygieneNSP:
             _, steps, cost = refine(reg, inst, [(a.name, a.args) for a in skeleton], happenings, left / 2, state)
             if steps is None or (want is not None and cost != want):
                 continue
-            text = plan_text(reg, inst, steps, self.name, cost)
+            text = _written(reg, inst, steps, self.name, cost)
+            if text is None:
+                continue
             report = evaluate_plan(reg, inst, parse_plan(text))
             if report.valid and report.cost == cost:
                 yield steps, cost, text
@@ -194,20 +212,28 @@ class HygieneNSP:
         with the grippers' turns interleaved, as whole actions and as start and end happenings, and then the
         relaxation's own schedule (planners/skeleton.py); a schedule that the instance-level evaluator accepts
         and whose cost vector equals the bound is optimal among all plans (of at most ``max_actions`` actions
-        when that is given); so is ``first`` (a plan checked by the evaluator) when its cost vector is the bound.
+        when that is given); so is ``first`` (a plan checked by the evaluator) when the relaxation has no solution
+        of a lower cost vector (:func:`relaxation.nothing_below`, tried first).
         Also returns the relaxation's optimum (None when it was not proved).
         """
         if not actions:
             return None, None
-        budget = max(0.05, (deadline - time.perf_counter()) / 4)
+        if first is not None:
+            t = time.perf_counter()
+            proved = nothing_below(reg, inst, state, actions, first.cost, RELAXATION_SETTINGS,
+                                   (deadline - time.perf_counter()) / 4, self.max_actions)
+            if proved:
+                return RelaxationProof(PlanStatus.PLAN, time.perf_counter() - t, first.steps, first.cost,
+                                       first.plan_text), None
+        # with a first plan in hand (a long task), the relaxation is the likelier proof: the joint model grows with
+        # the plan length times the ground actions
+        budget = max(0.05, (deadline - time.perf_counter()) / (2 if first is not None else 4))
         relaxed = relaxed_optimum(reg, inst, state, actions, RELAXATION_SETTINGS, budget, self.max_actions)
         built = relaxed.built
         if relaxed.status is LexStatus.INFEASIBLE:  # no plan at all
             return RelaxationProof(PlanStatus.INFEASIBLE, built), None
         if relaxed.status is not LexStatus.OPTIMAL:
             return None, None
-        if first is not None and first.cost == relaxed.bound:
-            return RelaxationProof(PlanStatus.PLAN, built, first.steps, first.cost, first.plan_text), None
         proof = self._meet(reg, inst, state, relaxed, deadline)
         return proof, (relaxed if proof is None else None)
 
@@ -258,7 +284,8 @@ class HygieneNSP:
         # a long task: a first plan before anything else (the relaxation may prove it optimal; else it hints the
         # joint model, and it is the answer when the joint model finds nothing better in time)
         first, staged = self._first_plan(reg, inst, state, actions, bound, deadline, every)
-        fallback = self._scheduled(reg, inst, state, first, deadline) if first else None
+        fallback = (self._scheduled(reg, inst, state, first, time.perf_counter() + (deadline - time.perf_counter()) / 6)
+                    if first else None)
         proof, relaxed = (self._by_relaxation(reg, inst, state, every, deadline, fallback) if self.relax
                           else (None, None))
         floor = relaxed.bound if relaxed is not None else None  # below every plan's cost vector
@@ -401,6 +428,15 @@ class HygieneNSP:
             return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings_since(t0, t_build), notes)
         return PlannerResult(self.name, inst.id, PlanStatus.PLAN, optimal, tuple(steps), text, cost,
                              timings_since(t0, t_build), tuple(notes))
+
+
+def _written(reg: Registries, inst: Instance, steps: list[ChosenStep], name: str, cost: CostVector) -> str | None:
+    """The schedule's plan file, or None when its epsilon offsets cannot be written (a chain of more than about
+    50 dependent happenings at one time drifts by half a TU: plans/epsilon.py)."""
+    try:
+        return plan_text(reg, inst, steps, name, cost)
+    except ValueError:
+        return None
 
 
 def gripper_rounds(plan: list[GroundAction]) -> list[GroundAction]:
