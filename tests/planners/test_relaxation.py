@@ -215,3 +215,30 @@ def test_a_treatment_at_the_start_of_the_action_whose_end_makes_the_contact_coun
     assert opt.status is LexStatus.OPTIMAL and [a.text() for a in opt.chosen] == [pick.text()]
     # the plain pick, whose pad is dirty when it touches the apple, still needs a treatment (none here)
     assert relaxed_optimum(REG, inst, state, [pick], SETTINGS, 30).status is LexStatus.INFEASIBLE
+
+
+def test_a_cost_vector_is_proved_optimal_when_the_relaxation_has_nothing_below_it():
+    from hygiene_pddl.planners.grounding import reachable_actions
+    from hygiene_pddl.planners.relaxation import SETTINGS as RELAXATION
+    from hygiene_pddl.planners.relaxation import nothing_below
+
+    inst = instance_from_data(scaled_instance_data(json.loads(SPOON.read_text()), 5), REG)
+    state = replay(inst, REG)
+    every = reachable_actions(REG, inst, state)
+    best = HygieneNSP().solve(inst, 60, REG)
+    assert best.proved_optimal
+    assert nothing_below(REG, inst, state, every, best.cost, RELAXATION, 30) is True
+    worse = CostVector.from_mapping({**best.cost.as_dict(), "makespan": best.cost["makespan"] + 1})
+    assert nothing_below(REG, inst, state, every, worse, RELAXATION, 30) is False
+
+
+@pytest.mark.slow  # about 3-10 s on 2 shared cores: make test-full
+def test_a_forty_action_derived_task_is_proved_within_the_bench_limit():
+    # the joint model of 42 actions is not even built in time; the first plan and the relaxation prove it
+    inst = instance_from_data(scaled_instance_data(json.loads(
+        (PROBLEMS / "spoon_fruit" / "spoon_fruit-touch_then_wash-spare_parts_first.json").read_text()), 20), REG)
+    result = HygieneNSP().solve(inst, 10, REG)
+    assert result.status is PlanStatus.PLAN and result.proved_optimal and PROVED in result.notes
+    assert len(result.steps) == 40
+    report = evaluate_plan(REG, inst, parse_plan(result.plan_text))
+    assert report.valid and report.cost == result.cost
