@@ -30,7 +30,13 @@ from hygiene_pddl.planners.grounding import (
 from hygiene_pddl.planners.joint import JointModel, OutOfTime, build_joint_model, completed_hint, solution
 from hygiene_pddl.planners.lexsat import LexResult, LexSettings, LexStatus, lexsolve
 from hygiene_pddl.planners.relaxation import SETTINGS as RELAXATION_SETTINGS
-from hygiene_pddl.planners.relaxation import RelaxedOptimum, better_plan_possible, nothing_below, relaxed_optimum
+from hygiene_pddl.planners.relaxation import (
+    RelaxedOptimum,
+    better_plan_possible,
+    nothing_below,
+    proved_prefix,
+    relaxed_optimum,
+)
 from hygiene_pddl.planners.skeleton import Happening, refine
 from hygiene_pddl.planners.symmetry import interchangeable_classes
 from hygiene_pddl.plans.parser import parse_plan
@@ -61,6 +67,10 @@ WIDEN_ROUNDS = 3
 
 #: The staged first-plan search (long tasks) may use this many times the first action bound.
 FIRST_PLAN_FACTOR = 4
+
+#: Seconds below which no further model is built once a first plan is in hand (building the relaxation or the
+#: joint model of a long task takes about that long and is not covered by the solver's time limit).
+OVERHEAD = 1.0
 
 #: The action bound when the relaxed plan says nothing (a goal unreachable even relaxed) and the least cap.
 DEFAULT_CAP = 6
@@ -202,7 +212,7 @@ class HygieneNSP:
                 yield steps, cost, text
 
     def _by_relaxation(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                       deadline: float, first: PlannerResult | None = None
+                       deadline: float, first: PlannerResult | None = None, notes: list[str] | None = None
                        ) -> tuple[RelaxationProof | None, RelaxedOptimum | None]:
         """A plan proved optimal, or a proof that there is none, without the joint model; ``None`` when the
         relaxation settles neither. ``actions`` is every reachable ground action, so the claims cover every plan.
@@ -213,11 +223,14 @@ class HygieneNSP:
         relaxation's own schedule (planners/skeleton.py); a schedule that the instance-level evaluator accepts
         and whose cost vector equals the bound is optimal among all plans (of at most ``max_actions`` actions
         when that is given); so is ``first`` (a plan checked by the evaluator) when the relaxation has no solution
-        of a lower cost vector (:func:`relaxation.nothing_below`, tried first).
+        of a lower cost vector (:func:`relaxation.nothing_below`, tried first); else ``notes`` get the profile's
+        first dimensions in which it is proved optimal (:func:`relaxation.proved_prefix`), if any.
         Also returns the relaxation's optimum (None when it was not proved).
         """
         if not actions:
             return None, None
+        notes = [] if notes is None else notes
+        within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
         if first is not None:
             t = time.perf_counter()
             proved = nothing_below(reg, inst, state, actions, first.cost, RELAXATION_SETTINGS,
@@ -225,6 +238,15 @@ class HygieneNSP:
             if proved:
                 return RelaxationProof(PlanStatus.PLAN, time.perf_counter() - t, first.steps, first.cost,
                                        first.plan_text), None
+            if deadline - time.perf_counter() < OVERHEAD:
+                return None, None
+            if not proved:  # the first plan is not proved: in how many of the profile's dimensions it is
+                k = proved_prefix(reg, inst, state, actions, first.cost, RELAXATION_SETTINGS,
+                                  time.perf_counter() + (deadline - time.perf_counter()) / 4, self.max_actions)
+                if k:
+                    dims = ", ".join(f"{d} {first.cost[d]}" for d in inst.profile.order[:k])
+                    notes.append(f"every plan{within}'s first {k} cost dimension(s) are lexicographically at least "
+                                 f"({dims}), the first plan's (the relaxation has nothing below; proved)")
         # with a first plan in hand (a long task), the relaxation is the likelier proof: the joint model grows with
         # the plan length times the ground actions
         budget = max(0.05, (deadline - time.perf_counter()) / (2 if first is not None else 4))
@@ -286,7 +308,7 @@ class HygieneNSP:
         first, staged = self._first_plan(reg, inst, state, actions, bound, deadline, every)
         fallback = (self._scheduled(reg, inst, state, first, time.perf_counter() + (deadline - time.perf_counter()) / 6)
                     if first else None)
-        proof, relaxed = (self._by_relaxation(reg, inst, state, every, deadline, fallback) if self.relax
+        proof, relaxed = (self._by_relaxation(reg, inst, state, every, deadline, fallback, notes) if self.relax
                           else (None, None))
         floor = relaxed.bound if relaxed is not None else None  # below every plan's cost vector
         if proof is not None:
@@ -297,6 +319,9 @@ class HygieneNSP:
             notes.append("optimal: the cost vector meets the relaxation's lower bound (docs/planners.md)")
             return PlannerResult(self.name, inst.id, PlanStatus.PLAN, True, proof.steps, proof.text, proof.cost,
                                  timings, tuple(notes))
+        if fallback is not None and deadline - time.perf_counter() < OVERHEAD:  # no time for a joint model
+            notes.append("no time left for the joint model")
+            return self._unsettled(reg, inst, fallback, floor, notes, timings_since(t0, t_ground))
         if relaxed is not None and self.max_actions is None:  # room for the relaxation's distinct actions
             bound = max(bound, len(relaxed.chosen))
             cap = max(cap, bound + len(reg.grippers))

@@ -537,6 +537,29 @@ def nothing_below(reg: Registries, inst: Instance, state: ReplayResult, actions:
     return False if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
 
 
+def proved_prefix(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
+                  cost: CostVector, settings: LexSettings, deadline: float, max_actions: int | None = None) -> int:
+    """How many of the profile's first dimensions ``cost`` is proved optimal in: the largest k for which the
+    relaxation has no solution whose first k dimensions are lexicographically below ``cost``'s (every plan's then
+    are at least ``cost``'s; a solution below in k dimensions is below in more, so the proved ones are a prefix).
+    Each check shares the time left until ``deadline`` (a ``time.perf_counter()`` value) with the later ones."""
+    rm = build_relaxation(reg, inst, state, actions, max_actions)
+    exprs = dict(rm.objectives)
+    terms = [(exprs.get(d, 0), cost[d]) for d in inst.profile.order]
+    proved = 0
+    for k in range(1, len(terms) + 1):
+        left = deadline - time.perf_counter()
+        if left < 0.05:
+            break
+        m = rm.model.clone()
+        _lex_below(m, terms[:k])
+        _, status = _solve_feasibility(m, settings, left / 2)
+        if status != cp_model.INFEASIBLE:
+            break
+        proved = k
+    return proved
+
+
 def _solve_feasibility(m: cp_model.CpModel, settings: LexSettings, time_limit: float
                        ) -> tuple[cp_model.CpSolver, int]:
     """A deterministic feasibility solve (one worker, the settings' seed, no presolve, no LP)."""

@@ -2,6 +2,7 @@
 certified optimum, it is tight where the issue's tasks need it, and plans proved by it equal the joint model's."""
 
 import json
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -220,7 +221,7 @@ def test_a_treatment_at_the_start_of_the_action_whose_end_makes_the_contact_coun
 def test_a_cost_vector_is_proved_optimal_when_the_relaxation_has_nothing_below_it():
     from hygiene_pddl.planners.grounding import reachable_actions
     from hygiene_pddl.planners.relaxation import SETTINGS as RELAXATION
-    from hygiene_pddl.planners.relaxation import nothing_below
+    from hygiene_pddl.planners.relaxation import nothing_below, proved_prefix
 
     inst = instance_from_data(scaled_instance_data(json.loads(SPOON.read_text()), 5), REG)
     state = replay(inst, REG)
@@ -230,6 +231,10 @@ def test_a_cost_vector_is_proved_optimal_when_the_relaxation_has_nothing_below_i
     assert nothing_below(REG, inst, state, every, best.cost, RELAXATION, 30) is True
     worse = CostVector.from_mapping({**best.cost.as_dict(), "makespan": best.cost["makespan"] + 1})
     assert nothing_below(REG, inst, state, every, worse, RELAXATION, 30) is False
+    # the worse vector is still optimal in every dimension before the makespan
+    order = inst.profile.order
+    assert proved_prefix(REG, inst, state, every, worse, RELAXATION, time.perf_counter() + 60) == \
+        order.index("makespan")
 
 
 @pytest.mark.slow  # about 3-10 s on 2 shared cores: make test-full
