@@ -72,6 +72,9 @@ FIRST_PLAN_FACTOR = 4
 #: joint model of a long task takes about that long and is not covered by the solver's time limit).
 OVERHEAD = 1.0
 
+#: Seconds for the relaxation alone on a long task, before the first plan (bounds of HINT_FROM actions or more).
+QUICK_RELAXATION = 0.5
+
 #: The action bound when the relaxed plan says nothing (a goal unreachable even relaxed) and the least cap.
 DEFAULT_CAP = 6
 
@@ -212,8 +215,8 @@ class HygieneNSP:
                 yield steps, cost, text
 
     def _by_relaxation(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                       deadline: float, first: PlannerResult | None = None, notes: list[str] | None = None
-                       ) -> tuple[RelaxationProof | None, RelaxedOptimum | None]:
+                       deadline: float, first: PlannerResult | None = None, notes: list[str] | None = None,
+                       quick: float | None = None) -> tuple[RelaxationProof | None, RelaxedOptimum | None]:
         """A plan proved optimal, or a proof that there is none, without the joint model; ``None`` when the
         relaxation settles neither. ``actions`` is every reachable ground action, so the claims cover every plan.
 
@@ -249,7 +252,8 @@ class HygieneNSP:
                                  f"({dims}), the first plan's (the relaxation has nothing below; proved)")
         # with a first plan in hand (a long task), the relaxation is the likelier proof: the joint model grows with
         # the plan length times the ground actions
-        budget = max(0.05, (deadline - time.perf_counter()) / (2 if first is not None else 4))
+        budget = max(0.05, quick if quick is not None else
+                     (deadline - time.perf_counter()) / (2 if first is not None else 4))
         relaxed = relaxed_optimum(reg, inst, state, actions, RELAXATION_SETTINGS, budget, self.max_actions)
         built = relaxed.built
         if relaxed.status is LexStatus.INFEASIBLE:  # no plan at all
@@ -305,11 +309,22 @@ class HygieneNSP:
         bound, cap = self.bounds(reg, inst, state, actions)
         # a long task: a first plan before anything else (the relaxation may prove it optimal; else it hints the
         # joint model, and it is the answer when the joint model finds nothing better in time)
-        first, staged = self._first_plan(reg, inst, state, actions, bound, deadline, every)
-        fallback = (self._scheduled(reg, inst, state, first, time.perf_counter() + (deadline - time.perf_counter()) / 6)
-                    if first else None)
-        proof, relaxed = (self._by_relaxation(reg, inst, state, every, deadline, fallback, notes) if self.relax
-                          else (None, None))
+        proof, relaxed = None, None
+        long = self.hint and bound >= HINT_FROM
+        if self.relax and long:  # the relaxation alone, briefly: it proves most derived tasks of 20-30 actions
+            proof, relaxed = self._by_relaxation(reg, inst, state, every, deadline, quick=QUICK_RELAXATION)
+        first, staged, fallback = None, False, None
+        if proof is None:
+            first, staged = self._first_plan(reg, inst, state, actions, bound, deadline, every)
+            fallback = (self._scheduled(reg, inst, state, first,
+                                        time.perf_counter() + (deadline - time.perf_counter()) / 6) if first else None)
+        if not self.relax or proof is not None:
+            pass
+        elif relaxed is not None:  # the brief relaxation's optimum is proved: a first plan that meets it is optimal
+            if fallback is not None and fallback.cost == relaxed.bound:
+                proof = RelaxationProof(PlanStatus.PLAN, 0.0, fallback.steps, fallback.cost, fallback.plan_text)
+        else:
+            proof, relaxed = self._by_relaxation(reg, inst, state, every, deadline, fallback, notes)
         floor = relaxed.bound if relaxed is not None else None  # below every plan's cost vector
         if proof is not None:
             timings = timings_since(t0, t_ground + proof.built)
