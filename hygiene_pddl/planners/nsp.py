@@ -72,8 +72,10 @@ FIRST_PLAN_FACTOR = 4
 #: joint model of a long task takes about that long and is not covered by the solver's time limit).
 OVERHEAD = 1.0
 
-#: Seconds for the relaxation alone on a long task, before the first plan (bounds of HINT_FROM actions or more).
-QUICK_RELAXATION = 0.5
+#: At most this many seconds (and a quarter of the time left, as on shorter tasks) for the relaxation alone on a
+#: long task (bounds of HINT_FROM actions or more), before the first plan: it proves most derived tasks of 20-30
+#: actions with its own schedule; beyond, the first plan and the relaxation's feasibility check take over.
+QUICK_RELAXATION = 2.0
 
 #: The action bound when the relaxed plan says nothing (a goal unreachable even relaxed) and the least cap.
 DEFAULT_CAP = 6
@@ -311,8 +313,9 @@ class HygieneNSP:
         # joint model, and it is the answer when the joint model finds nothing better in time)
         proof, relaxed = None, None
         long = self.hint and bound >= HINT_FROM
-        if self.relax and long:  # the relaxation alone, briefly: it proves most derived tasks of 20-30 actions
-            proof, relaxed = self._by_relaxation(reg, inst, state, every, deadline, quick=QUICK_RELAXATION)
+        if self.relax and long:  # the relaxation alone, briefly (QUICK_RELAXATION)
+            proof, relaxed = self._by_relaxation(reg, inst, state, every, deadline, quick=min(
+                QUICK_RELAXATION, (deadline - time.perf_counter()) / 4))
         first, staged, fallback = None, False, None
         if proof is None:
             first, staged = self._first_plan(reg, inst, state, actions, bound, deadline, every)
