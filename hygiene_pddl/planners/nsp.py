@@ -72,10 +72,11 @@ FIRST_PLAN_FACTOR = 4
 #: joint model of a long task takes about that long and is not covered by the solver's time limit).
 OVERHEAD = 1.0
 
-#: At most this many seconds (and a quarter of the time left, as on shorter tasks) for the relaxation alone on a
-#: long task (bounds of HINT_FROM actions or more), before the first plan: it proves most derived tasks of 20-30
-#: actions with its own schedule; beyond, the first plan and the relaxation's feasibility check take over.
-QUICK_RELAXATION = 2.0
+#: At most this many seconds (and a quarter of the time left) for the relaxation alone on a long task (bounds of
+#: HINT_FROM actions or more), before the first plan: on a quiet machine it proves derived tasks of about 20 actions
+#: in tens of milliseconds; beyond, the first plan and the relaxation's feasibility check take over (2 s measured
+#: worse at 40 actions on the shared machine, 0.5 s worse at 20-30 actions under heavy load: docs/planners.md).
+QUICK_RELAXATION = 0.5
 
 #: The action bound when the relaxed plan says nothing (a goal unreachable even relaxed) and the least cap.
 DEFAULT_CAP = 6
