@@ -11,6 +11,7 @@ integer TU and non-decreasing; a plan writer separates coinciding dependent happ
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -204,10 +205,21 @@ def _physical_fluents(init: set[Atom], goals: Iterable[Atom], actions: Iterable[
     return physical
 
 
+class OutOfTime(Exception):
+    """The joint model could not be built by its deadline (long tasks: it grows with the slots times the ground
+    actions)."""
+
+
+def _in_time(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise OutOfTime
+
+
 def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
                       max_actions: int = 8, project: bool = True,
-                      interchangeable: Iterable[Sequence[str]] = ()) -> JointModel:
+                      interchangeable: Iterable[Sequence[str]] = (), deadline: float | None = None) -> JointModel:
     """The joint model; ``interchangeable`` classes of objects (planners/symmetry.py) are first used in order.
+    :class:`OutOfTime` when building it is not done by ``deadline`` (a ``time.perf_counter()`` value).
 
     History actions still running at the decision time are end-only pseudo actions at their fixed end times
     (no plan steps, no cost); their over-all conditions hold in every state before their end, and their end
@@ -291,6 +303,7 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
 
     # conditions
     for j, a in enumerate(actions):
+        _in_time(deadline)
         for k in range(n_slots):
             for cond in a.cond_start:
                 m.add_implication(ys[j][k], state_vars.lit(k, cond))
@@ -316,6 +329,7 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
     add_terms: dict[tuple[int, int], list] = {}
     del_terms: dict[tuple[int, int], list] = {}
     for j, a in enumerate(actions):
+        _in_time(deadline)
         for phase, y in (("start", ys[j]), ("end", ye[j])):
             p = a.phase(phase)
             added = {x for x, pos in p.effects if pos}
@@ -350,6 +364,7 @@ def build_joint_model(reg: Registries, inst: Instance, state: ReplayResult, acti
     for i in range(len(fluents)):
         if i in state_vars.constants:
             continue
+        _in_time(deadline)
         for k in range(n_slots):
             adds, dels = add_terms.get((i, k), []), del_terms.get((i, k), [])
             before, after = b[k][i], b[k + 1][i]

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
-from hygiene_pddl.costs import CostVector
+from hygiene_pddl.costs import DIMENSIONS, CostVector
 from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.planners.base import (
     ChosenStep,
@@ -26,10 +27,16 @@ from hygiene_pddl.planners.grounding import (
     reachable_init,
     relaxed_service,
 )
-from hygiene_pddl.planners.joint import JointModel, build_joint_model, completed_hint, solution
+from hygiene_pddl.planners.joint import JointModel, OutOfTime, build_joint_model, completed_hint, solution
 from hygiene_pddl.planners.lexsat import LexResult, LexSettings, LexStatus, lexsolve
 from hygiene_pddl.planners.relaxation import SETTINGS as RELAXATION_SETTINGS
-from hygiene_pddl.planners.relaxation import RelaxedOptimum, better_plan_possible, relaxed_optimum
+from hygiene_pddl.planners.relaxation import (
+    RelaxedOptimum,
+    better_plan_possible,
+    nothing_below,
+    proved_prefix,
+    relaxed_optimum,
+)
 from hygiene_pddl.planners.skeleton import Happening, refine
 from hygiene_pddl.planners.symmetry import interchangeable_classes
 from hygiene_pddl.plans.parser import parse_plan
@@ -60,6 +67,16 @@ WIDEN_ROUNDS = 3
 
 #: The staged first-plan search (long tasks) may use this many times the first action bound.
 FIRST_PLAN_FACTOR = 4
+
+#: Seconds below which no further model is built once a first plan is in hand (building the relaxation or the
+#: joint model of a long task takes about that long and is not covered by the solver's time limit).
+OVERHEAD = 1.0
+
+#: At most this many seconds (and a quarter of the time left) for the relaxation alone on a long task (bounds of
+#: HINT_FROM actions or more), before the first plan: on a quiet machine it proves derived tasks of about 20 actions
+#: in tens of milliseconds; beyond, the first plan and the relaxation's feasibility check take over (2 s measured
+#: worse at 40 actions on the shared machine, 0.5 s worse at 20-30 actions under heavy load: docs/planners.md).
+QUICK_RELAXATION = 0.5
 
 #: The action bound when the relaxed plan says nothing (a goal unreachable even relaxed) and the least cap.
 DEFAULT_CAP = 6
@@ -134,7 +151,7 @@ class HygieneNSP:
             return None, False
         left = deadline - time.perf_counter()
         plan = None if state.ongoing else SequentialSearch(reg, inst, state, actions).search(
-            bound, deadline=time.perf_counter() + left / 4)
+            bound, deadline=time.perf_counter() + left / 8)
         if plan is not None or every is None or self.max_actions is not None:
             return plan, False
         plan = SequentialSearch(reg, inst, state, every).staged(
@@ -151,16 +168,32 @@ class HygieneNSP:
         """The best schedule of a sequential plan (planners/skeleton.py: as given and with the grippers' turns
         interleaved, as whole actions and as start and end happenings) that the instance-level evaluator
         accepts, as an answer not proved optimal; None when none is accepted."""
-        best = None
+        best = self._sequential(reg, inst, plan)
         for steps, cost, text in self._schedules(reg, inst, state, plan, [], deadline, None):
             if best is None or cost.key(inst.profile) < best[1].key(inst.profile):
                 best = (steps, cost, text)
         if best is None:
             return None
-        note = (f"not proved optimal: a plan of {len(plan)} actions from the staged sequential search, scheduled "
-                "and accepted by the instance-level evaluator (the joint model found no better plan in time)")
+        note = (f"not proved optimal: a plan of {len(plan)} actions from the sequential search, scheduled and "
+                "accepted by the instance-level evaluator (the joint model found no better plan in time)")
         return PlannerResult(self.name, inst.id, PlanStatus.PLAN, False, tuple(best[0]), best[2], best[1], (),
                              (note,))
+
+    def _sequential(self, reg: Registries, inst: Instance, plan: list[GroundAction]
+                    ) -> tuple[list[ChosenStep], CostVector, str] | None:
+        """The sequential search's own schedule (each action starts as the previous one ends), without a solver,
+        when the instance-level evaluator accepts it (long plans, whose refinement may not finish in time)."""
+        steps, t = [], 0
+        for k, a in enumerate(plan):
+            steps.append(ChosenStep(t, a.name, a.args, a.duration, k))
+            t += a.duration
+        cost = CostVector.from_mapping({**{d: sum(a.cost(d) for a in plan) for d in DIMENSIONS if d != "makespan"},
+                                        "makespan": t})
+        text = _written(reg, inst, steps, self.name, cost)
+        if text is None:
+            return None
+        report = evaluate_plan(reg, inst, parse_plan(text))
+        return (steps, cost, text) if report.valid and report.cost == cost else None
 
     def _schedules(self, reg: Registries, inst: Instance, state: ReplayResult, plan: list[GroundAction],
                    extra: list, deadline: float, want: CostVector | None):  # noqa: ANN202 - (steps, cost, text)s
@@ -177,13 +210,16 @@ class HygieneNSP:
             _, steps, cost = refine(reg, inst, [(a.name, a.args) for a in skeleton], happenings, left / 2, state)
             if steps is None or (want is not None and cost != want):
                 continue
-            text = plan_text(reg, inst, steps, self.name, cost)
+            text = _written(reg, inst, steps, self.name, cost)
+            if text is None:
+                continue
             report = evaluate_plan(reg, inst, parse_plan(text))
             if report.valid and report.cost == cost:
                 yield steps, cost, text
 
     def _by_relaxation(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                       deadline: float) -> tuple[RelaxationProof | None, RelaxedOptimum | None]:
+                       deadline: float, first: PlannerResult | None = None, notes: list[str] | None = None,
+                       quick: float | None = None) -> tuple[RelaxationProof | None, RelaxedOptimum | None]:
         """A plan proved optimal, or a proof that there is none, without the joint model; ``None`` when the
         relaxation settles neither. ``actions`` is every reachable ground action, so the claims cover every plan.
 
@@ -192,11 +228,35 @@ class HygieneNSP:
         with the grippers' turns interleaved, as whole actions and as start and end happenings, and then the
         relaxation's own schedule (planners/skeleton.py); a schedule that the instance-level evaluator accepts
         and whose cost vector equals the bound is optimal among all plans (of at most ``max_actions`` actions
-        when that is given). Also returns the relaxation's optimum (None when it was not proved).
+        when that is given); so is ``first`` (a plan checked by the evaluator) when the relaxation has no solution
+        of a lower cost vector (:func:`relaxation.nothing_below`, tried first); else ``notes`` get the profile's
+        first dimensions in which it is proved optimal (:func:`relaxation.proved_prefix`), if any.
+        Also returns the relaxation's optimum (None when it was not proved).
         """
         if not actions:
             return None, None
-        budget = max(0.05, (deadline - time.perf_counter()) / 4)
+        notes = [] if notes is None else notes
+        within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
+        if first is not None:
+            t = time.perf_counter()
+            proved = nothing_below(reg, inst, state, actions, first.cost, RELAXATION_SETTINGS,
+                                   (deadline - time.perf_counter()) / 4, self.max_actions)
+            if proved:
+                return RelaxationProof(PlanStatus.PLAN, time.perf_counter() - t, first.steps, first.cost,
+                                       first.plan_text), None
+            if deadline - time.perf_counter() < OVERHEAD:
+                return None, None
+            if not proved:  # the first plan is not proved: in how many of the profile's dimensions it is
+                k = proved_prefix(reg, inst, state, actions, first.cost, RELAXATION_SETTINGS,
+                                  time.perf_counter() + (deadline - time.perf_counter()) / 4, self.max_actions)
+                if k:
+                    dims = ", ".join(f"{d} {first.cost[d]}" for d in inst.profile.order[:k])
+                    notes.append(f"every plan{within}'s first {k} cost dimension(s) are lexicographically at least "
+                                 f"({dims}), the first plan's (the relaxation has nothing below; proved)")
+        # with a first plan in hand (a long task), the relaxation is the likelier proof: the joint model grows with
+        # the plan length times the ground actions
+        budget = max(0.05, quick if quick is not None else
+                     (deadline - time.perf_counter()) / (2 if first is not None else 4))
         relaxed = relaxed_optimum(reg, inst, state, actions, RELAXATION_SETTINGS, budget, self.max_actions)
         built = relaxed.built
         if relaxed.status is LexStatus.INFEASIBLE:  # no plan at all
@@ -225,7 +285,7 @@ class HygieneNSP:
         """Build the model for ``bound`` and solve it by ``deadline`` (perf_counter), hinted by ``first`` (else
         by a greedy first plan); also the build time."""
         t = time.perf_counter()
-        jm = build_joint_model(reg, inst, state, actions, bound, self.project, classes)
+        jm = build_joint_model(reg, inst, state, actions, bound, self.project, classes, deadline)
         built = time.perf_counter() - t
         if first is None:
             first, _ = self._first_plan(reg, inst, state, actions, bound, deadline)
@@ -249,7 +309,26 @@ class HygieneNSP:
         classes = interchangeable_classes(inst)
         t_ground = time.perf_counter() - t0
         within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
-        proof, relaxed = self._by_relaxation(reg, inst, state, every, deadline) if self.relax else (None, None)
+        bound, cap = self.bounds(reg, inst, state, actions)
+        # a long task: a first plan before anything else (the relaxation may prove it optimal; else it hints the
+        # joint model, and it is the answer when the joint model finds nothing better in time)
+        proof, relaxed = None, None
+        long = self.hint and bound >= HINT_FROM
+        if self.relax and long:  # the relaxation alone, briefly (QUICK_RELAXATION)
+            proof, relaxed = self._by_relaxation(reg, inst, state, every, deadline, quick=min(
+                QUICK_RELAXATION, (deadline - time.perf_counter()) / 4))
+        first, staged, fallback = None, False, None
+        if proof is None:
+            first, staged = self._first_plan(reg, inst, state, actions, bound, deadline, every)
+            fallback = (self._scheduled(reg, inst, state, first,
+                                        time.perf_counter() + (deadline - time.perf_counter()) / 6) if first else None)
+        if not self.relax or proof is not None:
+            pass
+        elif relaxed is not None:  # the brief relaxation's optimum is proved: a first plan that meets it is optimal
+            if fallback is not None and fallback.cost == relaxed.bound:
+                proof = RelaxationProof(PlanStatus.PLAN, 0.0, fallback.steps, fallback.cost, fallback.plan_text)
+        else:
+            proof, relaxed = self._by_relaxation(reg, inst, state, every, deadline, fallback, notes)
         floor = relaxed.bound if relaxed is not None else None  # below every plan's cost vector
         if proof is not None:
             timings = timings_since(t0, t_ground + proof.built)
@@ -259,12 +338,12 @@ class HygieneNSP:
             notes.append("optimal: the cost vector meets the relaxation's lower bound (docs/planners.md)")
             return PlannerResult(self.name, inst.id, PlanStatus.PLAN, True, proof.steps, proof.text, proof.cost,
                                  timings, tuple(notes))
-        bound, cap = self.bounds(reg, inst, state, actions)
+        if fallback is not None and deadline - time.perf_counter() < OVERHEAD:  # no time for a joint model
+            notes.append("no time left for the joint model")
+            return self._unsettled(reg, inst, fallback, floor, notes, timings_since(t0, t_ground))
         if relaxed is not None and self.max_actions is None:  # room for the relaxation's distinct actions
             bound = max(bound, len(relaxed.chosen))
             cap = max(cap, bound + len(reg.grippers))
-        first, staged = self._first_plan(reg, inst, state, actions, bound, deadline, every)
-        fallback = None
         if staged:  # a long task: the bound grows to the plan, the model takes its actions, and it is an answer
             used = {id(a) for a in (*actions, *first)}
             actions = [a for a in every if id(a) in used]
@@ -273,9 +352,12 @@ class HygieneNSP:
                              f"raised to it")
                 bound = len(first)
                 cap = max(cap, bound + len(reg.grippers))
-            fallback = self._scheduled(reg, inst, state, first, deadline)
         run = self._run if first is None else partial(self._run, first=first)
-        jm, res, built = run(reg, inst, state, actions, bound, classes, deadline)
+        try:
+            jm, res, built = run(reg, inst, state, actions, bound, classes, deadline)
+        except OutOfTime:
+            notes.append(f"the joint model of {bound} actions could not be built in time")
+            return self._unsettled(reg, inst, fallback, floor, notes, timings_since(t0, t_ground))
         t_build = t_ground + built
         while True:
             earlier = (jm, res, bound)
@@ -291,17 +373,29 @@ class HygieneNSP:
                 notes.append("focused grounding infeasible: retried with every reachable action")
             else:
                 break
-            jm, res, _ = run(reg, inst, state, actions, bound, classes, deadline)
-            if not res.found and earlier[1].found:  # the raised bound ran out of time: keep the earlier plan
-                notes.append(f"no plan within the time limit at {bound} actions: kept the plan found within "
-                             f"{earlier[2]} actions")
+            try:
+                jm, res, _ = run(reg, inst, state, actions, bound, classes, deadline)
+            except OutOfTime:
+                res = None
+            if res is None or (not res.found and earlier[1].found):  # out of time: keep the earlier answer
+                if earlier[1].found:
+                    notes.append(f"no plan within the time limit at {bound} actions: kept the plan found within "
+                                 f"{earlier[2]} actions")
                 jm, res, bound = earlier
                 break
         answer = self._answer(reg, inst, state, every, jm, res, bound, notes, t0, t_build, deadline, classes, floor)
         if fallback is not None and (answer.cost is None or
                                      fallback.cost.key(inst.profile) < answer.cost.key(inst.profile)):
-            return replace(fallback, timings=answer.timings, notes=(*answer.notes, *fallback.notes))
-        return answer
+            answer = replace(fallback, timings=answer.timings, notes=(*answer.notes, *fallback.notes))
+        return _with_floor(answer, floor, inst.profile.order)
+
+    def _unsettled(self, reg: Registries, inst: Instance, fallback: PlannerResult | None, floor: CostVector | None,
+                   notes: list[str], timings: tuple) -> PlannerResult:
+        """The answer without a joint model: the first plan (not proved optimal) or none (undetermined)."""
+        if fallback is None:
+            return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings, notes, timed_out=True)
+        return _with_floor(replace(fallback, timings=timings, notes=(*notes, *fallback.notes)), floor,
+                           inst.profile.order)
 
     def _settle(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
                 jm: JointModel, res: LexResult, bound: int, classes: list[list[str]], notes: list[str],
@@ -328,7 +422,10 @@ class HygieneNSP:
             inside = {id(a) for a in covered} | {id(a) for a in escape.outside}
             wider = [a for a in every if id(a) in inside]
             longer = max(bound, escape.occurrences) if self.max_actions is None else bound
-            jm2, res2, _ = self._run(reg, inst, state, wider, longer, classes, deadline)
+            try:
+                jm2, res2, _ = self._run(reg, inst, state, wider, longer, classes, deadline)
+            except OutOfTime:
+                return jm, res, bound, False
             if res2.status not in (LexStatus.OPTIMAL, LexStatus.INFEASIBLE):
                 return jm, res, bound, False
             notes.append(f"the relaxation admits a better plan with {len(escape.outside)} other ground action(s) and "
@@ -377,6 +474,15 @@ class HygieneNSP:
                              timings_since(t0, t_build), tuple(notes))
 
 
+def _written(reg: Registries, inst: Instance, steps: list[ChosenStep], name: str, cost: CostVector) -> str | None:
+    """The schedule's plan file, or None when its epsilon offsets cannot be written (a chain of more than about
+    50 dependent happenings at one time drifts by half a TU: plans/epsilon.py)."""
+    try:
+        return plan_text(reg, inst, steps, name, cost)
+    except ValueError:
+        return None
+
+
 def gripper_rounds(plan: list[GroundAction]) -> list[GroundAction]:
     """The plan's actions taken in turns from each gripper's own sequence (first use order), so that a
     schedule can run the grippers side by side; actions that occupy no gripper keep their own turn."""
@@ -389,6 +495,17 @@ def gripper_rounds(plan: list[GroundAction]) -> list[GroundAction]:
             if queue:
                 out.append(queue.pop(0))
     return out
+
+
+def _with_floor(answer: PlannerResult, floor: CostVector | None, order: Sequence[str]) -> PlannerResult:
+    """A plan not proved optimal, with the lower bound that is proved for every plan, when there is one (its
+    dimensions in the profile's order)."""
+    if answer.proved_optimal or answer.cost is None or floor is None:
+        return answer
+    below = ", ".join(f"{d} {floor[d]}" for d in order if floor[d])
+    note = (f"every plan's cost vector is lexicographically at least the relaxation's optimum ({below or 'all 0'}; "
+            "proved over every reachable action)")
+    return replace(answer, notes=(*answer.notes, note))
 
 
 def _meets(jm: JointModel, res: LexResult, floor: CostVector | None) -> bool:

@@ -196,10 +196,12 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
         """Each active user (a point and the literal that makes it need the fact) has a provider other than
         itself no later than the user: one variable holds the first provider's time for all users (a user's own
         provider is never earlier than the first one), and some provider other than the user is used (an ongoing
-        end always is)."""
+        end always is). The user's own start counts for a need at its end (it comes first: a treatment at the
+        start of the action whose end makes the contact)."""
         if not any(p[0] < 0 and not p[2] for p in pool):
-            for (j, _), active in users:
-                others = [used[p[0]] for p in pool if p[0] != j and p[0] >= 0] + [1 for p in pool if p[0] < 0]
+            for (j, w), active in users:
+                others = [used[p[0]] for p in pool if p[0] >= 0 and (p[0] != j or (p[1], w) == ("start", "end"))]
+                others += [1 for p in pool if p[0] < 0]
                 m.add(sum(others) >= (1 if active is True else active))
         for p, s in zip(pool, chosen, strict=True):
             m.add(at(p) <= first).only_enforce_if(s)
@@ -508,13 +510,7 @@ def better_plan_possible(reg: Registries, inst: Instance, state: ReplayResult, a
     if cost is not None:
         exprs = dict(rm.objectives)
         _lex_below(m, [(exprs.get(d, 0), cost[d]) for d in inst.profile.order])
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = settings.random_seed
-    solver.parameters.linearization_level = 0
-    solver.parameters.cp_model_presolve = False
-    solver.parameters.max_time_in_seconds = max(0.05, time_limit)
-    status = solver.solve(m)
+    solver, status = _solve_feasibility(m, settings, time_limit)
     if status == cp_model.INFEASIBLE:
         return True, None
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -522,6 +518,58 @@ def better_plan_possible(reg: Registries, inst: Instance, state: ReplayResult, a
     outside = tuple(a for j, a in enumerate(actions) if id(a) not in inside and solver.boolean_value(rm.used[j]))
     return False, Escape(outside, any(solver.boolean_value(t) for t in twice),
                          sum(solver.value(c) for c in rm.count))
+
+
+def nothing_below(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
+                  cost: CostVector, settings: LexSettings, time_limit: float, max_actions: int | None = None
+                  ) -> bool | None:
+    """Whether the relaxation over ``actions`` has no solution whose cost vector is lexicographically below
+    ``cost``: then no plan (of at most ``max_actions`` ground actions, when given) is better than one of cost
+    ``cost``, since every plan's image is a solution of cost no larger. ``None`` when the solve ran out of time.
+    A plan's cost is proved optimal this way much faster than by the relaxation's own lexicographic optimum (on a
+    derived task of 40 actions, 0.7 s against 12.8 s)."""
+    rm = build_relaxation(reg, inst, state, actions, max_actions)
+    exprs = dict(rm.objectives)
+    _lex_below(rm.model, [(exprs.get(d, 0), cost[d]) for d in inst.profile.order])
+    _, status = _solve_feasibility(rm.model, settings, time_limit)
+    if status == cp_model.INFEASIBLE:
+        return True
+    return False if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
+
+
+def proved_prefix(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
+                  cost: CostVector, settings: LexSettings, deadline: float, max_actions: int | None = None) -> int:
+    """How many of the profile's first dimensions ``cost`` is proved optimal in: the largest k for which the
+    relaxation has no solution whose first k dimensions are lexicographically below ``cost``'s (every plan's then
+    are at least ``cost``'s; a solution below in k dimensions is below in more, so the proved ones are a prefix).
+    Each check shares the time left until ``deadline`` (a ``time.perf_counter()`` value) with the later ones."""
+    rm = build_relaxation(reg, inst, state, actions, max_actions)
+    exprs = dict(rm.objectives)
+    terms = [(exprs.get(d, 0), cost[d]) for d in inst.profile.order]
+    proved = 0
+    for k in range(1, len(terms) + 1):
+        left = deadline - time.perf_counter()
+        if left < 0.05:
+            break
+        m = rm.model.clone()
+        _lex_below(m, terms[:k])
+        _, status = _solve_feasibility(m, settings, left / 2)
+        if status != cp_model.INFEASIBLE:
+            break
+        proved = k
+    return proved
+
+
+def _solve_feasibility(m: cp_model.CpModel, settings: LexSettings, time_limit: float
+                       ) -> tuple[cp_model.CpSolver, int]:
+    """A deterministic feasibility solve (one worker, the settings' seed, no presolve, no LP)."""
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = settings.random_seed
+    solver.parameters.linearization_level = 0
+    solver.parameters.cp_model_presolve = False
+    solver.parameters.max_time_in_seconds = max(0.05, time_limit)
+    return solver, solver.solve(m)
 
 
 def _lex_below(m: cp_model.CpModel, terms: list[tuple[cp_model.LinearExprT, int]]) -> None:

@@ -106,3 +106,35 @@ def test_longer_tasks_get_a_capped_separate_tie_break(monkeypatch):
     HygieneNSP(relax=False).solve(instance_from_data(SPOON, REG), 60, REG)  # benchmark task: joined, uncapped
     stages, kwargs = calls[-1]
     assert kwargs["tie_break_deterministic_time"] is None and kwargs["hint"] is None
+
+
+def test_the_staged_search_plans_the_laundry_family_within_few_nodes():
+    # wash (the hot programme: the towel is mouldy), dry, fold and shelve, with pads that touched the dirty laundry:
+    # without the helpful actions' queue the second stage met a plateau of about 1200 nodes
+    from hygiene_pddl.episodes.builder import realise
+    from hygiene_pddl.episodes.designs import family_designs
+
+    name = "doing_laundry-wash_dry_fold"
+    arch, design = next(iter(family_designs(REG, REG.families[name]).items()))
+    ep = realise(REG, name, arch, design)[0]
+    inst = instance_from_data(ep.public(REG), REG, ep.id)
+    state = replay(inst, REG)
+    plan = SequentialSearch(REG, inst, state, ground_all(REG, inst, state)).staged(48, max_nodes=300)
+    assert plan is not None and len(plan) >= 20
+    report = evaluate_plan(REG, inst, parse_plan(_text(inst, plan)))
+    assert report.valid, report.findings[:1]
+
+
+def test_the_joint_model_stops_building_at_its_deadline():
+    import time
+
+    import pytest
+
+    from hygiene_pddl.planners.joint import OutOfTime
+
+    inst = instance_from_data(SPOON, REG)
+    state = replay(inst, REG)
+    actions = ground_all(REG, inst, state, focus=True)
+    with pytest.raises(OutOfTime):
+        build_joint_model(REG, inst, state, actions, 8, deadline=time.perf_counter() - 1)
+    assert build_joint_model(REG, inst, state, actions, 8, deadline=time.perf_counter() + 60).slots == 16
