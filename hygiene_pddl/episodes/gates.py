@@ -103,9 +103,9 @@ def _half(family: str) -> int:
 
 
 def shallow_rule(cases: list[Case], truth: Callable[[Case], object]) -> tuple[float | None, str]:
-    """The best lookup rule on at most two public features, fitted on one half of the families (by a hash of the
-    family name) and scored on the other: (the held-out share it predicts exactly, the features it uses); None
-    when the families do not fill both halves."""
+    """Lookup rules on at most two public features, each fitted on one half of the families (by a hash of the
+    family name) and scored on the other: (the best held-out share any of them predicts exactly, its features);
+    None when the families do not fill both halves."""
     train = [c for c in cases if _half(c.family) == 0]
     test = [c for c in cases if _half(c.family) == 1]
     if not train or not test:
@@ -121,11 +121,15 @@ def shallow_rule(cases: list[Case], truth: Callable[[Case], object]) -> tuple[fl
         hits = sum(table[tuple(c.public.get(k, "") for k in keys)] == repr(truth(c)) for c in train)
         return hits / len(train), table
 
-    best = max(((fit(keys), keys) for n in (1, 2) for keys in combinations(features, n)),
-               key=lambda x: (x[0][0], -len(x[1])))
-    (_, table), keys = best
-    hits = sum(table.get(tuple(c.public.get(k, "") for k in keys), fallback) == repr(truth(c)) for c in test)
-    return hits / len(test), " + ".join(keys)
+    def held_out(keys: tuple[str, ...]) -> float:
+        _, table = fit(keys)
+        hits = sum(table.get(tuple(c.public.get(k, "") for k in keys), fallback) == repr(truth(c)) for c in test)
+        return hits / len(test)
+
+    # the sceptic's measure: every rule is fitted on one half, and the best held-out score over all of them is
+    # reported (an upper bound on what choosing a rule by its fit would reach)
+    score, keys = max((held_out(keys), keys) for n in (1, 2) for keys in combinations(features, n))
+    return score, " + ".join(keys)
 
 
 def usage(reg: Registries, cases: list[Case]) -> dict[str, tuple[int, list[str]]]:
