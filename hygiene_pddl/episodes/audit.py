@@ -93,6 +93,7 @@ def audit_family(reg: Registries, name: str, time_limit: float = 10.0) -> Family
                     publics[digest] = (inst, cert, rep, data)
             by_key[ep.id] = solved[digest]
         for ep in episodes:
+            claims += _design_claims(reg, arch, ep, by_key[ep.id])
             for p in ep.reference["design"]["pairs"]:
                 if ep.id < p["with"]:
                     a, b = by_key[ep.id], by_key[p["with"]]
@@ -112,6 +113,28 @@ def audit_family(reg: Registries, name: str, time_limit: float = 10.0) -> Family
     drafts = {rep.instance: rep for _, _, rep in solved.values()}
     out = FamilyReport(name, sorted(designs), drafts, claims)
     _add_structure(reg, out, [(inst, cert, data) for inst, cert, _, data in publics.values()])
+    return out
+
+
+def _design_claims(reg: Registries, arch: str, ep, solved: tuple) -> list[tuple[str, str, str, str, str]]:  # noqa: ANN001
+    """What a draft's design says of it alone: feasible or (designed) infeasible, and whether its history holds a
+    violation (a ``prior`` draft) or not. Checked once per draft and archetype, like the pair claims."""
+    from hygiene_pddl.replay import replay
+
+    inst, _, rep = solved
+    design = ep.reference["design"]
+    out = []
+    want = "infeasible" if design["expect_infeasible"] else "plan"
+    if rep.status == PlanStatus.UNDETERMINED.value:
+        why = f"not judged: {ep.id} undetermined (raise --time-limit)"
+    else:
+        why = "" if rep.status == want else f"designed {'in' * (want == 'infeasible')}feasible, but {rep.status}"
+    out.append((arch, "draft", "infeasible" if want == "infeasible" else "feasible", ep.id, why))
+    violated = bool(replay(inst, reg).violations)
+    if violated != design["prior_violation"]:
+        why = ("a prior draft whose history holds no violation" if design["prior_violation"] else
+               "the history holds a violation but the draft is not a prior draft")
+        out.append((arch, "draft", "prior", ep.id, why))
     return out
 
 

@@ -89,9 +89,10 @@ def realise(reg: Registries, family: str, archetype: str, design: Design, feasib
 
 def designed_infeasible(reg: Registries, family: str, design: Design) -> set[str]:
     """Draft keys whose continuation is infeasible by design: no stock for any treatment, or a prior
-    violation the registry says washing cannot undo; a data family's ``infeasible`` design."""
+    violation the registry says washing cannot undo; a data family's drafts built from its ``infeasible`` or
+    ``prior_infeasible`` variants."""
     if reg.families[family].spec is not None:
-        return {d.key for d in design.drafts if d.key == "infeasible"}
+        return {d.key for d in design.drafts if d.expect_infeasible}
     out = {d.key for d in design.drafts if d.stocks.get("spare_pads", 1) == 0 and d.stocks.get("water", 0) <= 4}
     if reg.families[family].kind == "rescue_item" and not _washable(reg, family):
         out |= {d.key for d in design.drafts if d.prior_violation}

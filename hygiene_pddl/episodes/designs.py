@@ -8,7 +8,9 @@ scenario, its history with records tagged by variant, and which controlled compa
 - ``events: {relevant: e, irrelevant: f}``: variants adding a contact event known to the planner;
 - ``profiles``: the profiles it may be asked under, ``flip`` / ``invariant``: a profile pair whose ranking of the
   reference plans is claimed to flip / stay;
-- ``prior``: a variant with a violation in the history; ``infeasible``: variants whose continuation is impossible.
+- ``prior``: variants with a violation in the history that a continuation can still make good;
+  ``prior_infeasible``: variants with a violation no continuation can make good; ``infeasible``: variants whose
+  continuation is impossible.
 
 The archetypes below are generic: each uses only what a family declares and yields the same
 :class:`~hygiene_pddl.episodes.kinds.Design` the builder composes and the admission checks. Nothing here knows a
@@ -39,6 +41,7 @@ class Axes:
     infeasible: frozenset[str] | None
     #: the variant set whose profile pairs carry the flip / invariant claims (elsewhere a pair is general)
     ranked_on: frozenset[str] = frozenset()
+    prior_infeasible: frozenset[str] | None = None
 
     @classmethod
     def of(cls, spec: FamilySpec) -> Axes:
@@ -54,7 +57,8 @@ class Axes:
                    tuple(d["flip"]) if "flip" in d else None, tuple(d["invariant"]) if "invariant" in d else None,
                    frozenset(d["prior"]) if "prior" in d else None,
                    frozenset(d["infeasible"]) if "infeasible" in d else None,
-                   frozenset(d.get("ranked_on", ())))
+                   frozenset(d.get("ranked_on", ())),
+                   frozenset(d["prior_infeasible"]) if "prior_infeasible" in d else None)
 
 
 def _record(reg: Registries, start: int, text: str, note: str) -> dict:
@@ -68,7 +72,7 @@ def _record(reg: Registries, start: int, text: str, note: str) -> dict:
 
 
 def draft(reg: Registries, fam: Family, key: str, chosen: Iterable[str], profile: str, event: str = "none",
-          prior: bool = False) -> Draft:
+          prior: bool = False, infeasible: bool = False) -> Draft:
     """The instance a set of variants and a profile make of the family's base scenario."""
     spec = fam.spec
     assert spec is not None
@@ -85,7 +89,8 @@ def draft(reg: Registries, fam: Family, key: str, chosen: Iterable[str], profile
     history = [_record(reg, e.start, e.record, e.note) for e in entries]
     return Draft(key=key, history=history, profile=profile, stocks=stocks, goals=list(spec.goals),
                  facts=list(spec.facts), hazards=sources, decision_time=decision_time,
-                 horizon=decision_time + time_left, event=event, prior_violation=prior)
+                 horizon=decision_time + time_left, event=event, prior_violation=prior,
+                 expect_infeasible=infeasible)
 
 
 def _profiles(axes: Axes, n: int) -> tuple[str, ...] | None:
@@ -117,13 +122,20 @@ def _with_profiles(reg: Registries, fam: Family, axes: Axes, base: frozenset[str
     return drafts, _profile_pairs({p: f"{tag}-{p}" for p in profs}, axes, base)
 
 
-def _crossed(reg: Registries, fam: Family, axes: Axes, extra: int = 0) -> Design | None:
+def _crossed(reg: Registries, fam: Family, axes: Axes, extra: int = 0, cell: str = "") -> Design | None:
+    """The 2x2 crossed-history group (relevant x irrelevant variants) under the first profile, plus ``extra``
+    copies of cell ax under the next profiles. ``cell="prior"``: cell by also carries the family's ``prior``
+    variants (a violation on record: its pairs are ineligible); ``cell="infeasible"``: an infeasible draft joins."""
     if not (axes.relevant and axes.irrelevant):
+        return None
+    if (cell == "prior" and not axes.prior) or (cell == "infeasible" and not axes.infeasible):
         return None
     (ra, rb), (ia, ib) = axes.relevant, axes.irrelevant
     p = axes.profiles[0]
     drafts = [draft(reg, fam, f"{r}{i}", rel | irr, p) for r, rel in (("a", ra), ("b", rb))
               for i, irr in (("x", ia), ("y", ib))]
+    if cell == "prior":
+        drafts[3] = draft(reg, fam, "by", rb | ib | axes.prior, p, prior=True)
     pairs = [("history", "relevant", "ax", "bx"), ("history", "relevant", "ay", "by"),
              ("history", "irrelevant", "ax", "ay"), ("history", "irrelevant", "bx", "by")]
     if extra:
@@ -133,7 +145,23 @@ def _crossed(reg: Registries, fam: Family, axes: Axes, extra: int = 0) -> Design
         for q in more[1:]:
             drafts.append(draft(reg, fam, f"ax-{q}", ra | ia, q))
             pairs += _profile_pairs({p: "ax", q: f"ax-{q}"}, axes, ra | ia)
+    if cell == "infeasible":
+        drafts.append(_infeasible(reg, fam, axes))
     return Design(drafts, pairs, crossed=True)
+
+
+def _crossed_history2(reg: Registries, fam: Family, axes: Axes) -> Design | None:
+    """The crossed group plus the relevant pair under the second and third profiles (four more drafts: two more
+    relevant pairs, and a profile pair on each side)."""
+    crossed, profs = _crossed(reg, fam, axes), _profiles(axes, 3)
+    if crossed is None or profs is None:
+        return None
+    (ra, rb), q = axes.relevant, profs[1:]
+    drafts = [draft(reg, fam, f"{side}-{x}", group, x) for x in q for side, group in (("a", ra), ("b", rb))]
+    pairs = [("history", "relevant", f"a-{x}", f"b-{x}") for x in q]
+    for side, group in (("a", ra), ("b", rb)):
+        pairs += _profile_pairs({x: f"{side}-{x}" for x in q}, axes, group)
+    return Design(crossed.drafts + drafts, crossed.pairs + pairs, crossed=True)
 
 
 def _history(reg: Registries, fam: Family, axes: Axes, label: str, profiles: int = 1) -> Design | None:
@@ -161,14 +189,34 @@ def _events(reg: Registries, fam: Family, axes: Axes, profiles: int) -> Design |
     return Design(drafts, pairs)
 
 
-def _single_plus(reg: Registries, fam: Family, axes: Axes, kind: str) -> Design | None:
-    variants = axes.prior if kind == "prior" else axes.infeasible
-    if variants is None:
+def _infeasible(reg: Registries, fam: Family, axes: Axes) -> Draft:
+    assert axes.infeasible is not None
+    return draft(reg, fam, "infeasible", axes.infeasible, axes.profiles[0], infeasible=True)
+
+
+def _single_plus(reg: Registries, fam: Family, axes: Axes, kind: str, profiles: int = 1) -> Design | None:
+    """The base scenario beside the family's ``prior`` / ``prior_infeasible`` / ``infeasible`` variants (the
+    prior drafts under the first ``profiles`` profiles)."""
+    variants = {"prior": axes.prior, "prior_infeasible": axes.prior_infeasible, "infeasible": axes.infeasible}[kind]
+    profs = _profiles(axes, profiles)
+    if variants is None or profs is None:
         return None
-    p = axes.profiles[0]
-    base = draft(reg, fam, "base", frozenset(), p)
-    other = draft(reg, fam, kind, variants, p, prior=kind == "prior")
-    return Design([base, other])
+    base = draft(reg, fam, "base", frozenset(), axes.profiles[0])
+    if kind == "infeasible":
+        return Design([base, _infeasible(reg, fam, axes)])
+    key = "prior" if kind == "prior" else "prior-infeasible"
+    others = [draft(reg, fam, key if i == 0 else f"{key}-{q}", variants, q, prior=True,
+                    infeasible=kind == "prior_infeasible") for i, q in enumerate(profs)]
+    pairs = [("profile", "general", others[0].key, o.key) for o in others[1:]]
+    return Design([base, *others], pairs)
+
+
+def _history_infeasible(reg: Registries, fam: Family, axes: Axes) -> Design | None:
+    """The relevant pair under two profiles and an infeasible draft."""
+    hist = _history(reg, fam, axes, "relevant", 2)
+    if hist is None or axes.infeasible is None:
+        return None
+    return Design([*hist.drafts, _infeasible(reg, fam, axes)], hist.pairs)
 
 
 def _profile_design(reg: Registries, fam: Family, axes: Axes, n: int) -> Design | None:
@@ -188,11 +236,18 @@ ARCHETYPES: dict[str, Callable[[Registries, Family, Axes], Design | None]] = {
     "crossed": lambda r, f, a: _crossed(r, f, a),
     "crossed_plus1": lambda r, f, a: _crossed(r, f, a, 1),
     "crossed_plus2": lambda r, f, a: _crossed(r, f, a, 2),
+    "crossed_history2": _crossed_history2,
+    "crossed_prior": lambda r, f, a: _crossed(r, f, a, cell="prior"),
+    "crossed_infeasible": lambda r, f, a: _crossed(r, f, a, cell="infeasible"),
     "events1": lambda r, f, a: _events(r, f, a, 1),
     "events2": lambda r, f, a: _events(r, f, a, 2),
     "events3": lambda r, f, a: _events(r, f, a, 3),
     "prior": lambda r, f, a: _single_plus(r, f, a, "prior"),
+    "prior2": lambda r, f, a: _single_plus(r, f, a, "prior", 2),
+    "prior_infeasible": lambda r, f, a: _single_plus(r, f, a, "prior_infeasible"),
+    "prior_infeasible2": lambda r, f, a: _single_plus(r, f, a, "prior_infeasible", 2),
     "infeasible": lambda r, f, a: _single_plus(r, f, a, "infeasible"),
+    "history2_infeasible": _history_infeasible,
 }
 
 

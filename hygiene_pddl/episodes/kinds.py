@@ -52,6 +52,8 @@ class Draft:
     horizon: int
     event: str = "none"
     prior_violation: bool = False
+    #: a data family's draft designed to have no safe continuation (its ``infeasible`` or ``prior_infeasible``)
+    expect_infeasible: bool = False
 
     @property
     def known_events(self) -> list[int]:

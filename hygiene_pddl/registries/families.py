@@ -154,7 +154,7 @@ def load_family(path: Path, known: Mapping[str, Any]) -> Family:
             for v in group:
                 if v not in variants:
                     raise c.fail(["designs", key, i], f"unknown variant {v!r}")
-    for key in ("infeasible", "prior", "ranked_on"):
+    for key in ("infeasible", "prior", "prior_infeasible", "ranked_on"):
         for v in designs.get(key, []):
             if v not in variants:
                 raise c.fail(["designs", key], f"unknown variant {v!r}")

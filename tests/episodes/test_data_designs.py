@@ -1,0 +1,112 @@
+"""The data families' archetypes (hygiene_pddl/episodes/designs.py) against SPEC §9, and the audit's draft claims.
+
+SPEC §9's rows are exact (200 crossed instances but only 92 irrelevant history pairs, 14 prior violations with no
+safe continuation, ...), and the builder can only pick one archetype per family. The test computes what each
+archetype of a small family contributes to every row (the builder's own ``_contribution``) and asks an integer
+program whether 131 families (134 minus the three first families) can meet every row that does not depend on a
+family's content (groups and tiers do).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from ortools.sat.python import cp_model
+
+from hygiene_pddl.episodes.builder import TARGETS, candidates
+from hygiene_pddl.episodes.pipeline import first_family_contribution
+from hygiene_pddl.registries import load_registries
+
+ROOT = Path(__file__).resolve().parents[2]
+FAMILY = ROOT / "tests" / "fixtures" / "families" / "apple_on_plate-tiny.yaml"
+NAME = "apple_on_plate-tiny"
+PROFILES = "  profiles: [water_first, spare_parts_first]"
+
+
+def _registries(tmp_path: Path, text: str):  # noqa: ANN202
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "hygiene_pddl" / "registries" / "data", data)
+    for f in (data / "families").glob("*.yaml"):
+        f.unlink()
+    (data / "families" / FAMILY.name).write_text(text)
+    return load_registries(data)
+
+
+def _offers(tmp_path: Path, designs: str) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
+    """archetype -> contribution of the fixture family with ``designs`` added; and the first families' part."""
+    text = FAMILY.read_text().replace(PROFILES, "  profiles: [water_first, spare_parts_first, time_first]" + designs)
+    reg = _registries(tmp_path, text)
+    return {c.archetype: c.contribution for c in candidates(reg, [NAME])}, first_family_contribution(reg)
+
+
+def _meets(types: list[dict[str, dict[str, int]]], fixed: dict[str, int], families: int) -> bool:
+    """Whether a composition exists (a proof either way: a time-out fails the test)."""
+    rows = [r for r, v in TARGETS.items() if not isinstance(v, dict) and r != "families"]
+    m = cp_model.CpModel()
+    n = {(i, a): m.new_int_var(0, families, f"{i}/{a}") for i, t in enumerate(types) for a in t}
+    m.add(sum(n.values()) == families)
+    for row in rows:
+        m.add(sum(v * types[i][a].get(row, 0) for (i, a), v in n.items()) + fixed.get(row, 0) == TARGETS[row])
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = 20
+    solver.parameters.num_workers = 1
+    status = solver.solve(m)
+    assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE), solver.status_name(status)
+    return status != cp_model.INFEASIBLE
+
+
+@pytest.fixture(scope="module")
+def offered(tmp_path_factory):
+    events = "\n  events: {relevant: right, irrelevant: far}"
+    kinds = {  # families that claim a flip on the base scenario, on the relevant event's, or an invariant pair
+        "flip": events + "\n  flip: [water_first, spare_parts_first]\n  prior: [left, slip]",
+        "event_flip": events + "\n  flip: [water_first, spare_parts_first]\n  ranked_on: [right]",
+        "invariant": "\n  invariant: [water_first, time_first]",
+    }
+    out = {k: _offers(tmp_path_factory.mktemp(k), d) for k, d in kinds.items()}
+    fixed = next(iter(out.values()))[1]
+    return {k: v[0] for k, v in out.items()}, fixed
+
+
+def test_the_archetypes_can_meet_every_content_free_row_of_spec_section_9(offered):
+    types, fixed = offered
+    families = TARGETS["families"] - 3  # the spoon-fruit, bowl-to-sink and hot-cocoa families are fixed
+    assert fixed["instances"] == 8
+    assert _meets(list(types.values()), fixed, families)
+
+
+def test_without_the_crossed_history_and_crossed_prior_archetypes_it_cannot(offered):
+    # crossed groups alone give one irrelevant pair per relevant one; SPEC wants 180 relevant to 92 irrelevant
+    types, fixed = offered
+    for drop in ("crossed_history2", "crossed_prior"):
+        fewer = [{a: c for a, c in t.items() if a != drop} for t in types.values()]
+        assert not _meets(fewer, fixed, TARGETS["families"] - 3), drop
+
+
+def test_the_new_archetypes_shapes(offered):
+    types, _ = offered
+    flip = types["flip"]
+    assert (flip["crossed_history2"]["history_relevant"], flip["crossed_history2"]["history_irrelevant"]) == (4, 2)
+    assert flip["crossed_history2"]["crossed"] == 4 and flip["crossed_history2"]["instances"] == 8
+    # the prior cell's two pairs are ineligible (paper eqs. 3-4)
+    assert (flip["crossed_prior"]["history_relevant"], flip["crossed_prior"]["history_irrelevant"]) == (1, 1)
+    assert flip["crossed_prior"]["prior_safe"] == 1
+    assert flip["prior_infeasible"]["prior_unsafe"] == flip["prior_infeasible"]["infeasible"] == 1
+    assert flip["prior_infeasible2"]["prior_unsafe"] == 2
+    assert flip["history2_infeasible"]["infeasible"] == 1 and flip["history2_infeasible"]["history_relevant"] == 2
+    assert types["event_flip"]["events2"].get("profile_flip", 0) == 1  # the flip is claimed on the event scenario
+    assert types["flip"]["events2"].get("profile_flip", 0) == 0
+
+
+def test_the_audit_judges_each_drafts_designed_feasibility_and_prior_violation(tmp_path):
+    from hygiene_pddl.episodes.audit import audit_family
+
+    # 'far' only touches the clean plate rim: no violation, and the continuation is feasible
+    text = FAMILY.read_text().replace("prior_infeasible: [left, slip]", "prior_infeasible: [far]")
+    rep = audit_family(_registries(tmp_path, text), NAME, time_limit=20)
+    bad = {(c[0], c[2]): c[4] for c in rep.claims if c[4]}
+    assert bad[("prior_infeasible", "infeasible")] == "designed infeasible, but plan"
+    assert bad[("prior_infeasible", "prior")] == "a prior draft whose history holds no violation"
+    assert all(arch.startswith("prior_infeasible") for arch, _ in bad)
