@@ -82,7 +82,8 @@ def realise(reg: Registries, family: str, archetype: str, design: Design, feasib
                        "expect_infeasible": d.key in infeasible}
         if d.key in design.group_keys:
             design_info["group"] = f"{family}-crossed"
-        ep.reference = {"design": design_info, "difficulty": {"tier": tier(feats), "features": feats}}
+        ep.reference = {"design": design_info,
+                        "difficulty": {"tier": tier(feats, fam.spec is not None), "features": feats}}
         out.append(ep)
     return out
 

@@ -75,7 +75,7 @@ def episode_files(ep: Episode, reg: Registries) -> tuple[str, str]:
 
         inst = instance_from_data(public, reg, ep.id)
         feats = features(reg, inst, replay(inst, reg))
-        ref_data["difficulty"] = {"tier": tier(feats), "features": feats}
+        ref_data["difficulty"] = {"tier": tier(feats, fam.spec is not None), "features": feats}
     ref_data["design"] = {k: v for k, v in ref_data["design"].items() if k != "expect_infeasible"}
     return dumps(public), dumps(ref_data)
 

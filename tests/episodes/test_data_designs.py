@@ -110,3 +110,36 @@ def test_the_audit_judges_each_drafts_designed_feasibility_and_prior_violation(t
     assert bad[("prior_infeasible", "infeasible")] == "designed infeasible, but plan"
     assert bad[("prior_infeasible", "prior")] == "a prior draft whose history holds no violation"
     assert all(arch.startswith("prior_infeasible") for arch, _ in bad)
+
+
+def _features(reg, family: str, variants: frozenset[str]) -> dict[str, int]:  # noqa: ANN001
+    from hygiene_pddl.episodes.designs import draft
+    from hygiene_pddl.episodes.features import features
+    from hygiene_pddl.episodes.writer import Episode
+    from hygiene_pddl.instances.loader import instance_from_data
+    from hygiene_pddl.replay import replay
+
+    fam = reg.families[family]
+    d = draft(reg, fam, "x", variants, fam.spec.profile)
+    ep = Episode(id="x", family=family, request="test", goals=d.goals, decision_time=d.decision_time,
+                 horizon=d.horizon, objects=dict(fam.spec.objects), facts=d.facts, hazards=d.hazards,
+                 stocks=d.stocks, history=d.history, profile=d.profile, known_events=d.known_events)
+    inst = instance_from_data(ep.public(reg), reg, "x")
+    return features(reg, inst, replay(inst, reg))
+
+
+def test_the_data_families_features_count_what_the_paper_names(tmp_path):
+    reg = _registries(tmp_path, FAMILY.read_text())
+    # pick, place, wash-pad, replace-pad: nothing runs without a gripper
+    left = _features(reg, NAME, frozenset({"left"}))
+    assert left["temporal_coupling"] == 0
+    # the bowl rim is the source, not a carrier on a path; the left pad is
+    assert left["multi_carrier_hazards"] == 1
+    assert _features(reg, NAME, frozenset({"left", "right"}))["multi_carrier_hazards"] == 2
+    # one spare pad pays for one replacement only; 4 water and 2 cleaner pay for two washes
+    assert left["constrained_treatment_resources"] == 1
+    assert _features(reg, NAME, frozenset({"left", "dry"}))["constrained_treatment_resources"] == 2
+    packaged = load_registries()
+    # a washer cycle that treats the load: coupled; one still running at the decision time: more so
+    assert _features(packaged, "doing_laundry-wash_dry_fold", frozenset())["temporal_coupling"] == 1
+    assert _features(packaged, "wash_towels-unload_after_the_hot_cycle", frozenset())["temporal_coupling"] == 2
