@@ -297,6 +297,10 @@ def _families_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("names", nargs="*", help="family names (default: every data family)")
     p.add_argument("--time-limit", type=float, default=10.0, help="seconds per Hygiene-NSP solve")
     p.add_argument("--json", action="store_true", help="print the reports as JSON")
+    p.add_argument("--jobs", type=int, default=1, help="families audited at a time (worker processes)")
+    p.add_argument("--cache", type=Path, default=None,
+                   help="folder keeping each finished family report: a rerun (after an interruption) reuses the "
+                        "reports made with the same time limit, registries and code")
     p.add_argument("--gates", action="store_true",
                    help="after the reports, issue 13's gates over the checked families, measured on Hygiene-NSP's "
                         "plans (a preview: uncertified, unproved plans included)")
@@ -330,9 +334,15 @@ def _families(args: argparse.Namespace) -> int:
             f = reg.families[n]
             print(f"{n}\t{f.source_activity}\t{f.activity_group}\t{f.household_area}")
         return EXIT_OK
-    from hygiene_pddl.episodes.audit import audit_family, report_text
+    from hygiene_pddl.episodes.audit import audit_families, report_text
 
-    reports = [audit_family(reg, n, args.time_limit) for n in names]
+    def log(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    if args.cache is not None:
+        output_dir(args.cache, "--cache")
+    with writing(args.cache or ".", "--cache"):
+        reports = audit_families(reg, names, args.time_limit, max(1, args.jobs), args.cache, log)
     preview = _family_gates(reg, reports) if args.gates else []
     if args.json:
         hidden = ("cases", "domain_signature", "instance_signatures")

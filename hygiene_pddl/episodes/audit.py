@@ -168,3 +168,69 @@ def report_text(rep: FamilyReport) -> str:
     lines.append(f"  claims: {len(rep.claims) - len(bad)} of {len(rep.claims)} hold")
     lines += [f"    {arch} {kind}/{label} {pair}: {why}" for arch, kind, label, pair, why in bad]
     return "\n".join(lines)
+
+
+def _source_digest() -> str:
+    """The registries' files and the package's code: a cached report is reused only if neither changed."""
+    import hashlib
+    from pathlib import Path
+
+    from hygiene_pddl.registries.loader import default_data_dir
+
+    h = hashlib.sha256()
+    for root, pattern in ((default_data_dir(), "*.yaml"), (Path(__file__).resolve().parents[1], "*.py")):
+        for f in sorted(root.rglob(pattern)):
+            h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _audit_job(job: tuple[str, float]) -> FamilyReport:
+    from hygiene_pddl.registries import load_registries
+
+    return audit_family(load_registries(), *job)
+
+
+def audit_families(reg: Registries, names: list[str], time_limit: float = 10.0, jobs: int = 1,
+                   cache: object = None, log=None) -> list[FamilyReport]:  # noqa: ANN001
+    """Audit several families, ``jobs`` at a time (forked workers), in the order given. With ``cache`` (a folder),
+    each finished report is kept there, so an interrupted run resumes where it stopped; a kept report is reused
+    only for the same time limit, registries and code."""
+    import pickle
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from multiprocessing import get_context
+    from pathlib import Path
+
+    folder = Path(cache) if cache is not None else None
+    key = f"{_source_digest()}/{time_limit!r}" if folder else ""
+    done: dict[str, FamilyReport] = {}
+    if folder:
+        folder.mkdir(parents=True, exist_ok=True)
+        for n in names:
+            f = folder / f"{n}.pkl"
+            if f.exists():
+                kept = pickle.loads(f.read_bytes())
+                if kept.get("key") == key:
+                    done[n] = kept["report"]
+
+    def finish(n: str, rep: FamilyReport) -> None:
+        done[n] = rep
+        if folder:
+            tmp = folder / f"{n}.pkl.tmp"
+            tmp.write_bytes(pickle.dumps({"key": key, "report": rep}))
+            tmp.replace(folder / f"{n}.pkl")
+        if log:
+            log(f"[{len(done)}/{len(names)}] {n}: {len(rep.drafts)} drafts, "
+                f"{sum(d.seconds for d in rep.drafts.values()):.1f} s")
+
+    todo = [n for n in names if n not in done]
+    if done and log:
+        log(f"{len(done)} of {len(names)} families from {folder}")
+    if jobs <= 1 or len(todo) <= 1:
+        for n in todo:
+            finish(n, audit_family(reg, n, time_limit))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
+            futures = {pool.submit(_audit_job, (n, time_limit)): n for n in todo}
+            for fut in as_completed(futures):
+                finish(futures[fut], fut.result())
+    return [done[n] for n in names]

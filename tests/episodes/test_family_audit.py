@@ -124,3 +124,30 @@ def test_certification_never_turns_an_action_bound_into_infeasibility(tmp_path):
     assert "uses all of them" in full.problem
     room = certify(reg, inst, max_actions=4, time_limit=20)
     assert room.ok and room.feasible and len(room.steps) == 3
+
+
+def test_families_check_runs_in_parallel_and_resumes_from_its_cache(tmp_path):
+    data = _data(tmp_path, FAMILY.read_text())
+    twin = FAMILY.read_text().replace("Put the apple on the plate.", "Put the apple on the plate, please.")
+    (data / "families" / "apple_on_plate-twin.yaml").write_text(twin)
+    cache = tmp_path / "cache"
+
+    def run(limit: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "hygiene_pddl", "families", "check", "--data", str(data),
+                               "--json", "--jobs", "2", "--cache", str(cache), "--time-limit", limit],
+                              capture_output=True, text=True)
+
+    first = run("20")
+    assert first.returncode == 0 and sorted(p.name for p in cache.iterdir()) == [
+        "apple_on_plate-tiny.pkl", "apple_on_plate-twin.pkl"]
+    reports = json.loads(first.stdout)
+    assert [r["family"] for r in reports] == ["apple_on_plate-tiny", "apple_on_plate-twin"]  # in order, not as done
+    again = run("20")  # nothing solved again: both reports come from the cache, unchanged
+    assert "2 of 2 families from" in again.stderr and "[" not in again.stderr.split("from")[1]
+    assert json.loads(again.stdout) == reports
+    other = run("19")  # another time limit is another question
+    assert "families from" not in other.stderr and json.loads(other.stdout)[0]["family"] == "apple_on_plate-tiny"
+    (tmp_path / "file").write_text("")
+    bad = subprocess.run([sys.executable, "-m", "hygiene_pddl", "families", "check", "--data", str(data),
+                          "--cache", str(tmp_path / "file")], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--cache" in bad.stderr and "Traceback" not in bad.stderr
