@@ -47,6 +47,7 @@ class DraftReport:
     cost: dict | None
     seconds: float
     notes: list[str] = field(default_factory=list)
+    steps_text: str = ""  # the plan's actions, without times (general profile pairs with one plan are reported)
 
 
 @dataclass
@@ -56,6 +57,9 @@ class FamilyReport:
     drafts: dict[str, DraftReport]
     claims: list[tuple[str, str, str, str, str]]  # (design, kind, label, a/b, failure or "")
     error: str = ""
+    #: general profile pairs whose two profiles get the same plan: no claim fails, but the pair tests nothing
+    #: a single profile would not (issue 13 asks for them to be reported)
+    same_plan_pairs: list[str] = field(default_factory=list)
     #: for the gates preview (not in the JSON report): each answered draft as a gates Case, and signatures
     cases: list = field(default_factory=list)
     domain_signature: str = ""
@@ -70,6 +74,7 @@ def audit_family(reg: Registries, name: str, time_limit: float = 10.0) -> Family
     solved: dict[str, tuple[object, Certified, DraftReport]] = {}
     publics: dict[str, tuple] = {}  # digest -> (instance, certified, report, public data) of answered drafts
     claims = []
+    same: set[str] = set()  # general profile pairs whose two profiles get the same plan
     for arch, design in designs.items():
         try:
             episodes = realise(reg, name, arch, design)
@@ -87,7 +92,8 @@ def audit_family(reg: Registries, name: str, time_limit: float = 10.0) -> Family
                 cert = Certified(inst.id, res.status is PlanStatus.PLAN, res.cost, res.steps, res.plan_text, ())
                 rep = DraftReport(ep.id.rsplit("-", 1)[-1], ep.id, res.status.value, res.proved_optimal,
                                   len(res.steps), treatments(reg, res.steps), overlaps(res.steps),
-                                  res.cost.as_dict() if res.cost else None, round(secs, 3), list(res.notes))
+                                  res.cost.as_dict() if res.cost else None, round(secs, 3), list(res.notes),
+                                  "; ".join(sorted(" ".join((s.name, *s.args)) for s in res.steps)))
                 solved[digest] = (inst, cert, rep)
                 if res.status in (PlanStatus.PLAN, PlanStatus.INFEASIBLE):  # infeasible = proved
                     publics[digest] = (inst, cert, rep, data)
@@ -110,8 +116,11 @@ def audit_family(reg: Registries, name: str, time_limit: float = 10.0) -> Family
                             a[2].treatments == b[2].treatments:
                         why = "the relevant pair's plans have the same treatments in the same order"
                     claims.append((arch, p["kind"], p["label"], f"{ep.id} / {p['with']}", why))
+                    if p["kind"] == "profile" and p["label"] == "general" and a[1].feasible and \
+                            a[2].steps_text == b[2].steps_text:
+                        same.add(f"{ep.id} / {p['with']}")
     drafts = {rep.instance: rep for _, _, rep in solved.values()}
-    out = FamilyReport(name, sorted(designs), drafts, claims)
+    out = FamilyReport(name, sorted(designs), drafts, claims, same_plan_pairs=sorted(same))
     _add_structure(reg, out, [(inst, cert, data) for inst, cert, _, data in publics.values()])
     return out
 
@@ -166,6 +175,8 @@ def report_text(rep: FamilyReport) -> str:
             lines.append(f"    treatments: {'; '.join(d.treatments)}")
     bad = [c for c in rep.claims if c[4]]
     lines.append(f"  claims: {len(rep.claims) - len(bad)} of {len(rep.claims)} hold")
+    if rep.same_plan_pairs:
+        lines.append(f"  general profile pairs with one plan for both profiles: {len(rep.same_plan_pairs)}")
     lines += [f"    {arch} {kind}/{label} {pair}: {why}" for arch, kind, label, pair, why in bad]
     return "\n".join(lines)
 

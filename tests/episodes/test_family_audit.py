@@ -52,6 +52,17 @@ def test_every_claim_of_a_sound_family_holds_and_every_draft_is_proved(checked):
     assert sorted({len(d["treatments"]) for d in drafts}) == [0, 1]
 
 
+def test_general_profile_pairs_that_get_one_plan_are_reported(checked):
+    _, out = checked
+    (rep,) = out["families"]
+    general = {c[3] for c in rep["claims"] if c[1:3] == ["profile", "general"]}
+    # the scenarios where no pad needs a treatment give both profiles the same plan (pick, place); where a pad
+    # does, water-first replaces it and spare-parts-first washes it
+    assert set(rep["same_plan_pairs"]) <= general and 0 < len(rep["same_plan_pairs"]) < len(general)
+    plans = {d["steps_text"] for d in rep["drafts"].values() if d["status"] == "plan" and not d["treatments"]}
+    assert len(plans) == 1 and plans.pop().startswith("pick ")
+
+
 def test_the_gates_preview_measures_the_drafts_plans(checked):
     _, out = checked
     gates = {g["name"].split(" (")[0]: g for g in out["gates"]}
