@@ -98,10 +98,12 @@ def audit_family(reg: Registries, name: str, time_limit: float = 10.0) -> Family
                 if res.status in (PlanStatus.PLAN, PlanStatus.INFEASIBLE):  # infeasible = proved
                     publics[digest] = (inst, cert, rep, data)
             by_key[ep.id] = solved[digest]
+        prior = {ep.id for ep in episodes if ep.reference["design"]["prior_violation"]}
         for ep in episodes:
             claims += _design_claims(reg, arch, ep, by_key[ep.id])
             for p in ep.reference["design"]["pairs"]:
-                if ep.id < p["with"]:
+                # a pair with a prior-violation member carries no behavioural claim (paper eqs. 3-4), as in admission
+                if ep.id < p["with"] and not {ep.id, p["with"]} & prior:
                     a, b = by_key[ep.id], by_key[p["with"]]
                     open_ = [i for i, x in ((ep.id, a), (p["with"], b)) if x[2].status == PlanStatus.UNDETERMINED.value]
                     if open_:  # nothing is known about the pair: it is not a claim that holds
