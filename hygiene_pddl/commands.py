@@ -292,8 +292,9 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def _families_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("action", choices=["check", "list"],
-                   help="check: expand, solve and audit the named data families; list: the data families")
+    p.add_argument("action", choices=["check", "list", "compose"],
+                   help="check: expand, solve and audit the named data families; list: the data families; "
+                        "compose: per SPEC §9 row, the most the named families' designs can give (no solving)")
     p.add_argument("names", nargs="*", help="family names (default: every data family)")
     p.add_argument("--time-limit", type=float, default=10.0, help="seconds per Hygiene-NSP solve")
     p.add_argument("--json", action="store_true", help="print the reports as JSON")
@@ -312,6 +313,22 @@ def _family_gates(reg, reports) -> list:  # noqa: ANN001
     cases = [c for r in reports for c in r.cases]
     return measure(reg, cases, {r.family: r.domain_signature for r in reports if not r.error},
                    [s for r in reports for s in r.instance_signatures])
+
+
+def _families_compose(reg, names: list[str], as_json: bool) -> int:  # noqa: ANN001
+    import json
+
+    from hygiene_pddl.episodes.builder import TARGETS, candidates, room
+    from hygiene_pddl.episodes.pipeline import first_family_contribution
+
+    rows = room(candidates(reg, names), first_family_contribution(reg))
+    if as_json:
+        print(json.dumps([{"row": r, "target": t, "most": m, "families": n} for r, t, m, n in rows], indent=2))
+    else:
+        print(f"{len(names)} data families and the first families; SPEC §9 wants {TARGETS['families']} families")
+        for r, t, m, n in rows:
+            print(f"  {r:30s} target {t:4d}  at most {m:4d}  from {n:3d} families{'' if m >= t else '  SHORT'}")
+    return EXIT_OK
 
 
 @command("families", "list or audit data families (registries/data/families/*.yaml)", _families_args)
@@ -334,6 +351,8 @@ def _families(args: argparse.Namespace) -> int:
             f = reg.families[n]
             print(f"{n}\t{f.source_activity}\t{f.activity_group}\t{f.household_area}")
         return EXIT_OK
+    if args.action == "compose":
+        return _families_compose(reg, names, args.json)
     from hygiene_pddl.episodes.audit import audit_families, report_text
 
     def log(line: str) -> None:

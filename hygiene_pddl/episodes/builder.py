@@ -191,3 +191,20 @@ def compose(cands: list[Candidate], fixed: dict[str, int], targets: dict = TARGE
 
 
 KINDS_ORDER = {a: i for _, (archs, _) in KINDS.items() for i, a in enumerate(archs)}
+
+
+def room(cands: list[Candidate], fixed: dict[str, int], targets: dict = TARGETS) -> list[tuple[str, int, int, int]]:
+    """Per composition row: (row, target, the most any choice of one archetype per family gives, how many
+    families can contribute to it). A row whose maximum is below its target cannot be met by these families;
+    a family author's view of what the benchmark is short of (``hygiene-pddl families compose``)."""
+    rows = {k: v for k, v in targets.items() if not isinstance(v, dict) and k != "families"}
+    rows |= {f"group:{g}": n for g, n in targets["groups"].items()}
+    rows |= {f"tier:{t}": n for t, n in targets["tiers"].items()}
+    by_family: dict[str, list[Candidate]] = {}
+    for c in cands:
+        by_family.setdefault(c.family, []).append(c)
+    out = []
+    for row, target in rows.items():
+        best = [max(c.contribution.get(row, 0) for c in cs) for cs in by_family.values()]
+        out.append((row, target, fixed.get(row, 0) + sum(best), sum(b > 0 for b in best)))
+    return out

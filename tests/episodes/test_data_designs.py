@@ -143,3 +143,21 @@ def test_the_data_families_features_count_what_the_paper_names(tmp_path):
     # a washer cycle that treats the load: coupled; one still running at the decision time: more so
     assert _features(packaged, "doing_laundry-wash_dry_fold", frozenset())["temporal_coupling"] == 1
     assert _features(packaged, "wash_towels-unload_after_the_hot_cycle", frozenset())["temporal_coupling"] == 2
+
+
+def test_families_compose_shows_the_rows_the_families_cannot_meet(tmp_path):
+    import subprocess
+    import sys
+
+    from hygiene_pddl.episodes.builder import room
+
+    reg = _registries(tmp_path, FAMILY.read_text())
+    fixed = first_family_contribution(reg)
+    rows = {r: (t, m, n) for r, t, m, n in room(candidates(reg, [NAME]), fixed)}
+    # prior_infeasible2: two prior drafts with no safe continuation; no invariant pair is declared
+    assert rows["prior_unsafe"] == (14, fixed.get("prior_unsafe", 0) + 2, 1)
+    assert rows["profile_invariant"] == (5, fixed["profile_invariant"], 0)
+    assert rows["crossed"][1:] == (fixed.get("crossed", 0) + 4, 1)
+    run = subprocess.run([sys.executable, "-m", "hygiene_pddl", "families", "compose", "--data",
+                          str(tmp_path / "data")], capture_output=True, text=True)
+    assert run.returncode == 0 and "prior_unsafe" in run.stdout and "SHORT" in run.stdout
