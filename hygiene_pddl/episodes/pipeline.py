@@ -122,6 +122,10 @@ def admission(reg: Registries, chosen: list[Candidate], certs: dict) -> dict[tup
             if rec["feasible"] == designed_infeasible:
                 failures[(cand.family, cand.archetype)] = f"{ep.id}: feasibility {rec['feasible']} not as designed"
                 break
+            # a prior draft is one whose replayed history holds a violation (SPEC §4), and only such a draft
+            if bool(replay(insts[ep.id], reg).violations) != ep.reference["design"]["prior_violation"]:
+                failures[(cand.family, cand.archetype)] = f"{ep.id}: prior violation not as designed"
+                break
         if (cand.family, cand.archetype) in failures:
             continue
         prior = {ep.id for ep in cand.episodes if ep.reference["design"]["prior_violation"]}

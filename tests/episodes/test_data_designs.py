@@ -161,3 +161,17 @@ def test_families_compose_shows_the_rows_the_families_cannot_meet(tmp_path):
     run = subprocess.run([sys.executable, "-m", "hygiene_pddl", "families", "compose", "--data",
                           str(tmp_path / "data")], capture_output=True, text=True)
     assert run.returncode == 0 and "prior_unsafe" in run.stdout and "SHORT" in run.stdout
+
+
+def test_admission_rejects_a_design_whose_drafts_violate_hygiene_unannounced(tmp_path):
+    from hygiene_pddl.episodes.pipeline import admission
+
+    # 'slip' (the bowl-dirty left pad touches the apple) is a violation; as a history variant it is not a prior draft
+    text = FAMILY.read_text().replace("relevant: [[left], [left, right]]", "relevant: [[left], [left, slip]]")
+    reg = _registries(tmp_path, text)
+    chosen = [c for c in candidates(reg, [NAME]) if c.archetype in ("history", "prior_infeasible")]
+    certs = {ep.id: {"problem": "", "feasible": not ep.reference["design"]["expect_infeasible"],
+                     "optimal_cost": None, "plan_text": ""} for c in chosen for ep in c.episodes}
+    failures = admission(reg, chosen, certs)
+    assert set(failures) == {(NAME, "history")}  # the prior_infeasible design announces its violation
+    assert failures[(NAME, "history")].endswith("prior violation not as designed")
