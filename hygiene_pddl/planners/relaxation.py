@@ -91,9 +91,11 @@ class RelaxedModel:
 
 
 def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                     max_actions: int | None = None, counts: bool = False) -> RelaxedModel:
+                     max_actions: int | None = None, counts: bool = False, strong: bool = False) -> RelaxedModel:
     """The relaxation over ``actions``, of plans of at most ``max_actions`` ground actions when that is given;
-    with ``counts``, each ground action has a number of occurrences (at most the horizon) instead of a flag."""
+    with ``counts``, each ground action has a number of occurrences (at most the horizon) instead of a flag; with
+    ``strong``, also the order rules (planners/relaxation_order.py: unary resources in happening order,
+    at-most-one groups) and the later of two goals (planners/relaxation_chains.py), which cost more to solve."""
     rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
     m = CpModel()
     horizon = state.horizon - inst.decision_time
@@ -395,19 +397,21 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                     options.append(off)
                 m.add_bool_or([*options, ~used[j]] if j >= 0 else options)
 
-    add_chains(m, rules, inst, actions, carried, init, at, used, treatments, providers, exempt)
-    positions: dict[tuple[Point, bool], cp_model.IntVar] = {}
+    add_chains(m, rules, inst, actions, carried, init, at, used, treatments, providers, exempt, strong)
+    if strong:
+        positions: dict[tuple[Point, bool], cp_model.IntVar] = {}
+        longest = max((a.duration for a in actions), default=0)
 
-    def pos(p: Point, first: bool = True) -> cp_model.IntVar:
-        """An integer variable equal to :func:`at` (interval bounds must be affine)."""
-        if (p, first) not in positions:
-            v = m.new_int_var(0, last_time, "")
-            m.add(v == at(p, first))
-            positions[(p, first)] = v
-        return positions[(p, first)]
+        def pos(p: Point, first: bool = True) -> cp_model.IntVar:
+            """An integer variable equal to :func:`at` (interval bounds must be affine)."""
+            if (p, first) not in positions:
+                v = m.new_int_var(0, last_time + per_tu * longest, "")  # an unused action may end after the deadline
+                m.add(v == at(p, first))
+                positions[(p, first)] = v
+            return positions[(p, first)]
 
-    add_strict_resource_order(m, actions, ongoing, init, makes, pos, used, again, per_tu)
-    add_group_reprovision(m, actions, at_most_one_groups(actions, ongoing, init), makes, at, used, last_time)
+        add_strict_resource_order(m, actions, ongoing, init, makes, pos, used, again, per_tu)
+        add_group_reprovision(m, actions, at_most_one_groups(actions, ongoing, init), makes, at, used, last_time, init)
 
     # goals: a provider relied on for each goal that does not hold now (its guard made true first)
     for g in inst.goals:
@@ -471,10 +475,12 @@ class RelaxedOptimum:
 
 
 def relaxed_optimum(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                    settings: LexSettings, time_limit: float, max_actions: int | None = None) -> RelaxedOptimum:
-    """Build the relaxation and solve it lexicographically (grouped stages, as the joint model's)."""
+                    settings: LexSettings, time_limit: float, max_actions: int | None = None, strong: bool = False
+                    ) -> RelaxedOptimum:
+    """Build the relaxation (``strong``: :func:`build_relaxation`) and solve it lexicographically (grouped stages,
+    as the joint model's)."""
     t = time.perf_counter()
-    rm = build_relaxation(reg, inst, state, actions, max_actions)
+    rm = build_relaxation(reg, inst, state, actions, max_actions, strong=strong)
     built = time.perf_counter() - t
     stages = group_objectives(rm.objectives, rm.upper)
     res = lexsolve(rm.model, stages, time_limit=time_limit, settings=settings, lower_bounds={d: 0 for d, _ in stages})
@@ -539,16 +545,18 @@ def better_plan_possible(reg: Registries, inst: Instance, state: ReplayResult, a
 
 
 def nothing_below(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                  cost: CostVector, settings: LexSettings, time_limit: float, max_actions: int | None = None
-                  ) -> bool | None:
-    """Whether the relaxation over ``actions`` has no solution whose cost vector is lexicographically below
-    ``cost``: then no plan (of at most ``max_actions`` ground actions, when given) is better than one of cost
-    ``cost``, since every plan's image is a solution of cost no larger. ``None`` when the solve ran out of time.
-    A plan's cost is proved optimal this way much faster than by the relaxation's own lexicographic optimum (on a
-    derived task of 40 actions, 0.7 s against 12.8 s)."""
-    rm = build_relaxation(reg, inst, state, actions, max_actions)
+                  cost: CostVector | None, settings: LexSettings, time_limit: float, max_actions: int | None = None,
+                  strong: bool = False) -> bool | None:
+    """Whether the relaxation over ``actions`` (``strong``: :func:`build_relaxation`) has no solution whose cost
+    vector is lexicographically below ``cost`` (no solution at all, when ``cost`` is None): then no plan (of at
+    most ``max_actions`` ground actions, when given) is better than one of cost ``cost`` (exists), since every
+    plan's image is a solution of cost no larger. ``None`` when the solve ran out of time. A plan's cost is proved
+    optimal this way much faster than by the relaxation's own lexicographic optimum (on a derived task of 40
+    actions, 0.7 s against 12.8 s)."""
+    rm = build_relaxation(reg, inst, state, actions, max_actions, strong=strong)
     exprs = dict(rm.objectives)
-    _lex_below(rm.model, [(exprs.get(d, 0), cost[d]) for d in inst.profile.order])
+    if cost is not None:
+        _lex_below(rm.model, [(exprs.get(d, 0), cost[d]) for d in inst.profile.order])
     _, status = _solve_feasibility(rm.model, settings, time_limit)
     if status == cp_model.INFEASIBLE:
         return True

@@ -15,13 +15,14 @@ Provider = tuple
 
 def add_chains(m: cp_model.CpModel, rules: HygieneRules, inst: Instance, actions: list[GroundAction],
                 carried: dict, init: set, at, used: list, treatments, providers,  # noqa: ANN001
-                exempt: dict) -> None:
+                exempt: dict, strong: bool = False) -> None:
     """Hazards passed on (docs/planners.md, "Chains"): a checked contact of a used action, at its first and at its
     last occurrence, brings hazard h from carrier y onto a clean region dst protected against it, where y carries
     h now, or gained it from a carrier x that carries it now through a contact that surely happened earlier (x
     untreated until then, the contact's guard true now and not undone). Then a treatment of y removed h in
     between, or the contact's guard was undone first, or dst already had h (an exempt contact brought it first)
-    and, when a goal needs dst clean of h, a treatment of dst removes it later."""
+    and, when a goal needs dst clean of h, a treatment of dst removes it later. With ``strong``, also
+    :func:`add_last_goal`."""
     goal_unsafe = {f for g in inst.goals if g[0] == "safe" for f in rules.unsafe_facts(g[1])}
 
     def option(p: Provider, *constraints) -> object:  # noqa: ANN002 - linear constraints
@@ -93,7 +94,8 @@ def add_chains(m: cp_model.CpModel, rules: HygieneRules, inst: Instance, actions
                 _chain(m, option, undone_by, gain_holds, at, used, -1, tau, None, (), treatments(y, h),
                        exempt.get((dst, h), []), treatments(dst, h) if (dst, h) in goal_unsafe else None, h, when)
 
-    add_last_goal(m, inst, actions, init, at, used, providers, protected)
+    if strong:
+        add_last_goal(m, inst, actions, init, at, used, providers, protected)
 
 
 def add_last_goal(m: cp_model.CpModel, inst: Instance, actions: list[GroundAction], init: set, at, used: list,  # noqa: ANN001

@@ -143,8 +143,9 @@ def add_strict_resource_order(m: cp_model.CpModel, actions: Sequence[GroundActio
 
 
 def add_group_reprovision(m: cp_model.CpModel, actions: Sequence[GroundAction], groups: Sequence[frozenset[Atom]],
-                          makes: dict, at: Callable, used: Sequence, last_time: int) -> None:
-    """The at-most-one group rule (module docstring) over first occurrences, for at most ``MAX_PAIRS`` pairs."""
+                          makes: dict, at: Callable, used: Sequence, last_time: int, init: set[Atom]) -> None:
+    """The at-most-one group rule (module docstring) over first occurrences, for users of atoms false now, and
+    at most ``MAX_PAIRS`` pairs."""
     member = {x: g for g in groups for x in g}
     needs: dict[Atom, list[Point]] = {}
     for j, a in enumerate(actions):
@@ -154,6 +155,8 @@ def add_group_reprovision(m: cp_model.CpModel, actions: Sequence[GroundAction], 
                     needs.setdefault(x, []).append((j, w))
     budget = MAX_PAIRS
     for x in sorted(needs):
+        if x in init:
+            continue
         providers = makes.get((x, True), [])
         others = [v for y in sorted(member[x] - {x}) for v in needs.get(y, [])]
         for u in needs[x]:
@@ -162,25 +165,19 @@ def add_group_reprovision(m: cp_model.CpModel, actions: Sequence[GroundAction], 
                 continue
             budget -= len(earlier)
             tau = at(u)
-            latest = m.new_int_var(0, last_time, "")  # no earlier than every earlier user of a group mate
-            some = []
-            for v in earlier:
-                b = m.new_bool_var("")  # v is used and comes before u
-                m.add_implication(b, used[v[0]])
-                m.add(at(v) <= tau - 1).only_enforce_if(b)
-                m.add(at(v) >= tau).only_enforce_if([used[v[0]], ~b])
-                m.add(latest >= at(v)).only_enforce_if(b)
-                some.append(b)
+            # pi: the last provision of x before u (some provider's occurrence: between its first and last)
+            pi = m.new_int_var(0, last_time, "")
+            m.add(pi <= tau - 1).only_enforce_if(used[u[0]])
             options = []
             for p in providers:
                 q = m.new_bool_var("")
                 if p[0] >= 0:
                     m.add_implication(q, used[p[0]])
-                    m.add(at(p) <= tau - 1).only_enforce_if(q)
-                    m.add(at(p, False) >= latest).only_enforce_if(q)
-                else:
-                    m.add(at(p) <= tau - 1).only_enforce_if(q)
-                    m.add(at(p) >= latest).only_enforce_if(q)
+                m.add(at(p) <= pi).only_enforce_if(q)
+                m.add(at(p, False) >= pi).only_enforce_if(q)
                 options.append(q)
-            for b in some:  # an earlier used user of a group mate: a provider in between
-                m.add_bool_or([~used[u[0]], ~b, *options])
+            m.add_bool_or([~used[u[0]], *options])
+            for v in earlier:  # x holds from pi to u, so no user of a group mate comes in between
+                b = m.new_bool_var("")
+                m.add(at(v) <= pi).only_enforce_if(b)
+                m.add(at(v) >= tau).only_enforce_if([~b, used[u[0]], used[v[0]]])
