@@ -55,6 +55,7 @@ from hygiene_pddl.planners.joint import add_resource_no_overlap, cost_objectives
 from hygiene_pddl.planners.lexsat import CpModel, LexSettings, LexStatus, lexsolve
 from hygiene_pddl.planners.relaxation_chains import add_chains
 from hygiene_pddl.planners.relaxation_order import (
+    add_goals_restored,
     add_group_reprovision,
     add_strict_resource_order,
     at_most_one_groups,
@@ -95,7 +96,8 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
     """The relaxation over ``actions``, of plans of at most ``max_actions`` ground actions when that is given;
     with ``counts``, each ground action has a number of occurrences (at most the horizon) instead of a flag; with
     ``strong``, also the order rules (planners/relaxation_order.py: unary resources in happening order,
-    at-most-one groups) and the later of two goals (planners/relaxation_chains.py), which cost more to solve."""
+    at-most-one groups, goals restored) and the later of two goals (planners/relaxation_chains.py), which cost more
+    to solve."""
     rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
     m = CpModel()
     horizon = state.horizon - inst.decision_time
@@ -422,6 +424,9 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                 options: list = []
                 choose(pool, options)
                 m.add_bool_or(options)
+    if strong:
+        add_goals_restored(m, [g for g in inst.goals if g[0] != "safe" and not is_derived(g)], sure, makes, at,
+                           used)
 
     # the providers relied on may need their guards first: choose them until no new need appears, then tie
     # every need's users to its first provider

@@ -6,6 +6,9 @@ docs/planners.md, "Proof by relaxation", derives each rule; in short:
   action holding it (or one history action's end), at most one holder runs at a time, so of two occurrences that
   hold it one ends strictly before the other starts (the TU-level no-overlap lets an end and a start share a TU in
   either order).
+* *Goals restored.* A goal atom holds at the end, so after the last occurrence of a happening that surely makes
+  it false, a provider of it happens: some provider's last occurrence is later (the filled bowl emptied for a
+  rinse is filled again).
 * *At-most-one groups.* A set of atoms of which at most one holds in every state (:func:`at_most_one_groups`: a
   gripper's ``empty`` and its ``holding`` atoms). When a happening U needs X and an earlier happening V needs
   another atom Y of X's group, X was false at V, so a happening in [V, U) made X true: some provider's first
@@ -181,3 +184,22 @@ def add_group_reprovision(m: cp_model.CpModel, actions: Sequence[GroundAction], 
                 b = m.new_bool_var("")
                 m.add(at(v) <= pi).only_enforce_if(b)
                 m.add(at(v) >= tau).only_enforce_if([~b, used[u[0]], used[v[0]]])
+
+
+def add_goals_restored(m: cp_model.CpModel, goals: Sequence[Atom], sure: dict, makes: dict, at: Callable,
+                       used: Sequence) -> None:
+    """Goals restored (module docstring): for each goal atom and each action happening that surely makes it false,
+    when that action is used, some provider's last occurrence (an ongoing end's time) comes after its last one."""
+    for g in goals:
+        providers = makes.get((g, True), [])
+        for d, w, _ in sure.get((g, False), []):
+            if d < 0:
+                continue
+            options = []
+            for p in providers:
+                q = m.new_bool_var("")
+                if p[0] >= 0:
+                    m.add_implication(q, used[p[0]])
+                m.add(at(p, False) >= at((d, w), False) + 1).only_enforce_if(q)
+                options.append(q)
+            m.add_bool_or([~used[d], *options])
