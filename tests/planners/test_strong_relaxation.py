@@ -153,3 +153,21 @@ def test_a_group_that_two_facts_of_now_break_is_not_kept():
     groups = at_most_one_groups(every, ongoing_actions(REG, inst, state), init)
     assert not any(len(g & init) > 1 for g in groups)
     assert any(("holding", "left", "loaf") in g for g in groups)  # the gripper's group still holds
+
+
+def test_a_goal_that_holds_now_and_is_undone_is_provided_again():
+    # the bowl is filled now and must end scooped and filled: emptying it undoes (filled bowl), so it is filled
+    # again (water 1); the ordinary relaxation takes the goal as held
+    inst = instance(REG, "bowl", objects={"bowl": "pet_bowl", "drain": "utility_drain", "floor": "floor",
+                                          "sink": "sink"},
+                    facts=["(at bowl floor)", "(filled bowl)", "(empty left)", "(empty right)"],
+                    goals=["(scooped bowl)", "(filled bowl)", "(at bowl floor)"],
+                    actions=["pick", "place", "empty-into", "fill"], hazards=["soil"],
+                    sources=[("left", "pad", "soil")], stocks={"water": 2}, time_left=8)
+    state = replay(inst, REG)
+    every = reachable_actions(REG, inst, state)
+    plain = exact_search(REG, inst, time_limit=30)
+    assert plain.status is SearchStatus.OPTIMAL and plain.cost["water"] == 1
+    assert relaxed_optimum(REG, inst, state, every, SETTINGS, 30).bound["water"] == 0
+    strong = relaxed_optimum(REG, inst, state, every, SETTINGS, 30, strong=True)
+    assert strong.bound["water"] == 1 and strong.bound.key(inst.profile) <= plain.cost.key(inst.profile)
