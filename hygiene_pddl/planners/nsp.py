@@ -81,6 +81,9 @@ QUICK_RELAXATION = 0.5
 #: Seconds kept for the strong relaxation's last check (:meth:`HygieneNSP._strongly`) and left after it.
 STRONG_MARGIN = 0.1
 
+#: Seconds per ground action that building the strong relaxation takes, about (0.55 s CPU for 440 ground actions).
+STRONG_BUILD = 0.00125
+
 #: The action bound when the relaxed plan says nothing (a goal unreachable even relaxed) and the least cap.
 DEFAULT_CAP = 6
 
@@ -306,23 +309,23 @@ class HygieneNSP:
         deadline = t0 + time_limit
         state = replay(inst, reg)
         tried: set[CostVector | None] = set()
-        answer = self._solve(reg, inst, state, t0, deadline, tried)
-        return self._strongly(reg, inst, state, answer, t0, deadline, tried)
+        every = reachable_actions(reg, inst, state)
+        answer = self._solve(reg, inst, state, every, t0, deadline, tried)
+        return self._strongly(reg, inst, state, every, answer, t0, deadline, tried)
 
-    def _strongly(self, reg: Registries, inst: Instance, state: ReplayResult, answer: PlannerResult, t0: float,
-                  deadline: float, tried: set) -> PlannerResult:
+    def _strongly(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
+                  answer: PlannerResult, t0: float, deadline: float, tried: set) -> PlannerResult:
         """The answer, proved by the strong relaxation (:func:`relaxation.build_relaxation`, ``strong``: unary
         resources in happening order, at-most-one groups, the later of two goals) when nothing else proved it and
         time is left: a plan checked by the evaluator is optimal when the strong relaxation has no solution below
         its cost vector; no plan exists when it has no solution at all (docs/planners.md, step 10). ``tried``: the
         cost vectors (None: no plan) it was already tried for (:meth:`_settle`)."""
-        left = deadline - time.perf_counter() - STRONG_MARGIN
+        left = deadline - time.perf_counter() - STRONG_MARGIN  # the model's build counts (not only the solve)
         unsettled = answer.status is PlanStatus.UNDETERMINED or (
             answer.status is PlanStatus.PLAN and not answer.proved_optimal and answer.cost is not None)
         cost = answer.cost if answer.status is PlanStatus.PLAN else None
         if not unsettled or cost in tried:
             return answer
-        every = reachable_actions(reg, inst, state)
         build = answer.timing("build")
         if not self._strong_proof(reg, inst, state, every, cost, left, tried):
             return answer
@@ -339,18 +342,18 @@ class HygieneNSP:
     def _strong_proof(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
                       cost: CostVector | None, seconds: float, tried: set) -> bool:
         """Whether the strong relaxation over every reachable action has no solution below ``cost`` (none at all,
-        for None) within ``seconds``; recorded in ``tried``."""
-        if not self.relax or not every or seconds < STRONG_MARGIN:
+        for None) within ``seconds``, its model's build included (not tried when the build alone would likely
+        take them: ``STRONG_BUILD`` per ground action); recorded in ``tried``."""
+        if not self.relax or not every or seconds < max(STRONG_MARGIN, 2 * STRONG_BUILD * len(every)):
             return False
         tried.add(cost)
         return bool(nothing_below(reg, inst, state, every, cost, RELAXATION_SETTINGS, seconds, self.max_actions,
-                                  strong=True))
+                                  strong=True, deadline=time.perf_counter() + seconds))
 
-    def _solve(self, reg: Registries, inst: Instance, state: ReplayResult, t0: float, deadline: float,
-               tried: set) -> PlannerResult:
-        """:meth:`solve` without the strong relaxation's last check."""
+    def _solve(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction], t0: float,
+               deadline: float, tried: set) -> PlannerResult:
+        """:meth:`solve` without the strong relaxation's last check (``every``: the reachable ground actions)."""
         notes: list[str] = []
-        every = reachable_actions(reg, inst, state)
         actions = focused(reg, inst, every, reachable_init(reg, inst, state)) if self.focus else every
         focus = self.focus
         classes = interchangeable_classes(inst)
