@@ -509,15 +509,20 @@ class Escape:
 
 def better_plan_possible(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
                          covered: Sequence[GroundAction], bound: int, cost: CostVector | None,
-                         settings: LexSettings, time_limit: float, limit: int | None = None
-                         ) -> tuple[bool, Escape | None]:
+                         settings: LexSettings, time_limit: float, limit: int | None = None,
+                         strong: bool = False) -> tuple[bool, Escape | None]:
     """Whether the relaxation admits a plan the joint model did not cover that beats ``cost`` (any plan, when
     ``cost`` is None): one that uses a ground action outside ``covered``, uses one twice, or has more than
-    ``bound`` occurrences (of at most ``limit`` occurrences, when plans are limited). Returns (proved, escape):
+    ``bound`` occurrences (of at most ``limit`` occurrences, when plans are limited; ``strong``: the strong
+    relaxation, :func:`build_relaxation`). Returns (proved, escape):
     proved when there is none, so the joint model's answer over ``covered`` with ``bound`` actions (each at most
     once) holds for every plan over ``actions``; otherwise the escape found (None when the solve ran out of
     time)."""
-    rm = build_relaxation(reg, inst, state, actions, counts=True)
+    t = time.perf_counter()
+    rm = build_relaxation(reg, inst, state, actions, counts=True, strong=strong)
+    time_limit -= time.perf_counter() - t  # the build counts
+    if time_limit < 0.05:
+        return False, None
     m = rm.model
     if limit is not None:
         m.add(sum(rm.count) <= limit)
