@@ -78,6 +78,16 @@ OVERHEAD = 1.0
 #: worse at 40 actions on the shared machine, 0.5 s worse at 20-30 actions under heavy load: docs/planners.md).
 QUICK_RELAXATION = 0.5
 
+#: Seconds kept for the strong relaxation's last check (:meth:`HygieneNSP._strongly`) and left after it.
+STRONG_MARGIN = 0.1
+
+#: The share of the time left that the strong relaxation gets in the claims' check (``HygieneNSP._settle``), before
+#: the model is widened: at a 10 s limit a third was too little to prove drafts it proves in 2-3 s with more.
+STRONG_SHARE = 0.75
+
+#: Seconds per ground action that building the strong relaxation takes, about (0.55 s CPU for 440 ground actions).
+STRONG_BUILD = 0.00125
+
 #: The action bound when the relaxed plan says nothing (a goal unreachable even relaxed) and the least cap.
 DEFAULT_CAP = 6
 
@@ -302,8 +312,52 @@ class HygieneNSP:
         t0 = time.perf_counter()
         deadline = t0 + time_limit
         state = replay(inst, reg)
-        notes: list[str] = []
+        tried: set[CostVector | None] = set()
         every = reachable_actions(reg, inst, state)
+        answer = self._solve(reg, inst, state, every, t0, deadline, tried)
+        return self._strongly(reg, inst, state, every, answer, t0, deadline, tried)
+
+    def _strongly(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
+                  answer: PlannerResult, t0: float, deadline: float, tried: set) -> PlannerResult:
+        """The answer, proved by the strong relaxation (:func:`relaxation.build_relaxation`, ``strong``: unary
+        resources in happening order, at-most-one groups, the later of two goals) when nothing else proved it and
+        time is left: a plan checked by the evaluator is optimal when the strong relaxation has no solution below
+        its cost vector; no plan exists when it has no solution at all (docs/planners.md, step 10). ``tried``: the
+        cost vectors (None: no plan) it was already tried for (:meth:`_settle`)."""
+        left = deadline - time.perf_counter() - STRONG_MARGIN  # the model's build counts (not only the solve)
+        unsettled = answer.status is PlanStatus.UNDETERMINED or (
+            answer.status is PlanStatus.PLAN and not answer.proved_optimal and answer.cost is not None)
+        cost = answer.cost if answer.status is PlanStatus.PLAN else None
+        if not unsettled or cost in tried:
+            return answer
+        build = answer.timing("build")
+        if not self._strong_proof(reg, inst, state, every, cost, left, tried):
+            return answer
+        within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
+        if cost is None:
+            note = f"no plan{within}: the strong relaxation has no solution (proved)"
+            return no_plan_result(self.name, reg, inst, PlanStatus.INFEASIBLE, timings_since(t0, build),
+                                  (*answer.notes, note))
+        note = (f"optimal: no plan{within} is lexicographically below its cost vector, as the strong relaxation "
+                "has no solution below it (proved)")
+        kept = tuple(n for n in answer.notes if not n.startswith("not proved optimal"))
+        return replace(answer, proved_optimal=True, timings=timings_since(t0, build), notes=(*kept, note))
+
+    def _strong_proof(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
+                      cost: CostVector | None, seconds: float, tried: set) -> bool:
+        """Whether the strong relaxation over every reachable action has no solution below ``cost`` (none at all,
+        for None) within ``seconds``, its model's build included (not tried when the build alone would likely
+        take them: ``STRONG_BUILD`` per ground action); recorded in ``tried``."""
+        if not self.relax or not every or seconds < max(STRONG_MARGIN, 2 * STRONG_BUILD * len(every)):
+            return False
+        tried.add(cost)
+        return bool(nothing_below(reg, inst, state, every, cost, RELAXATION_SETTINGS, seconds, self.max_actions,
+                                  strong=True, deadline=time.perf_counter() + seconds))
+
+    def _solve(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction], t0: float,
+               deadline: float, tried: set) -> PlannerResult:
+        """:meth:`solve` without the strong relaxation's last check (``every``: the reachable ground actions)."""
+        notes: list[str] = []
         actions = focused(reg, inst, every, reachable_init(reg, inst, state)) if self.focus else every
         focus = self.focus
         classes = interchangeable_classes(inst)
@@ -383,7 +437,8 @@ class HygieneNSP:
                                  f"{earlier[2]} actions")
                 jm, res, bound = earlier
                 break
-        answer = self._answer(reg, inst, state, every, jm, res, bound, notes, t0, t_build, deadline, classes, floor)
+        answer = self._answer(reg, inst, state, every, jm, res, bound, notes, t0, t_build, deadline, classes, floor,
+                              tried)
         if fallback is not None and (answer.cost is None or
                                      fallback.cost.key(inst.profile) < answer.cost.key(inst.profile)):
             answer = replace(fallback, timings=answer.timings, notes=(*answer.notes, *fallback.notes))
@@ -399,13 +454,16 @@ class HygieneNSP:
 
     def _settle(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
                 jm: JointModel, res: LexResult, bound: int, classes: list[list[str]], notes: list[str],
-                deadline: float, floor: CostVector | None = None) -> tuple[JointModel, LexResult, int, bool]:
+                deadline: float, floor: CostVector | None = None, tried: set | None = None
+                ) -> tuple[JointModel, LexResult, int, bool]:
         """Whether the joint model's answer (its optimum, or no plan) holds for every plan: the relaxation over
         every reachable action admits no plan outside the model (another ground action, one used twice, more than
-        ``bound`` actions) that beats it (that exists at all, for no plan). When it admits one, the model is
-        widened by the ground actions that plan uses (and its length) and solved again, up to ``WIDEN_ROUNDS``
-        times. A plan whose cost vector is ``floor`` (the relaxation's optimum over every reachable action) needs
-        no such check. Returns the model, its answer, its bound and whether the answer is proved for every plan."""
+        ``bound`` actions) that beats it (that exists at all, for no plan). When it admits one, the strong
+        relaxation may still have no solution below the answer (tried once, recorded in ``tried``); else the
+        model is widened by the ground actions that plan uses (and its length) and solved again, up to
+        ``WIDEN_ROUNDS`` times. A plan whose cost vector is ``floor`` (the relaxation's optimum over every
+        reachable action) needs no such check. Returns the model, its answer, its bound and whether the answer is
+        proved for every plan."""
         if _meets(jm, res, floor):
             notes.append("its cost vector meets the relaxation's lower bound over every plan")
             return jm, res, bound, True
@@ -417,6 +475,14 @@ class HygieneNSP:
             left = deadline - time.perf_counter()
             proved, escape = better_plan_possible(reg, inst, state, every, covered, self.max_actions or bound, cost,
                                                   SETTINGS, max(0.05, left / 2), limit=self.max_actions)
+            if not proved and tried is not None and cost not in tried and self.relax:
+                tried.add(cost)  # the strong relaxation admits no better plan outside the model either
+                seconds = STRONG_SHARE * (deadline - time.perf_counter())
+                if seconds >= max(STRONG_MARGIN, 2 * STRONG_BUILD * len(every)) and better_plan_possible(
+                        reg, inst, state, every, covered, self.max_actions or bound, cost, SETTINGS, seconds,
+                        limit=self.max_actions, strong=True)[0]:
+                    notes.append("the strong relaxation admits no better plan outside the model (proved)")
+                    return jm, res, bound, True
             if proved or escape is None or escape.repeated or rounds == WIDEN_ROUNDS or left < 0.2:
                 return jm, res, bound, proved
             inside = {id(a) for a in covered} | {id(a) for a in escape.outside}
@@ -435,11 +501,12 @@ class HygieneNSP:
 
     def _answer(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
                 jm: JointModel, res: LexResult, bound: int, notes: list[str], t0: float, t_build: float,
-                deadline: float, classes: list[list[str]], floor: CostVector | None = None) -> PlannerResult:
+                deadline: float, classes: list[list[str]], floor: CostVector | None = None,
+                tried: set | None = None) -> PlannerResult:
         """The joint model's answer, with the claims its proof covers (docs/planners.md, "Claims")."""
         within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
         jm, res, bound, proved = self._settle(reg, inst, state, every, jm, res, bound, classes, notes, deadline,
-                                              floor)
+                                              floor, tried)
         if not res.found:
             status = PlanStatus.UNDETERMINED
             if res.status is LexStatus.INFEASIBLE:

@@ -53,6 +53,13 @@ from hygiene_pddl.planners.grounding import (
 )
 from hygiene_pddl.planners.joint import add_resource_no_overlap, cost_objectives, group_objectives, hazard_reach
 from hygiene_pddl.planners.lexsat import CpModel, LexSettings, LexStatus, lexsolve
+from hygiene_pddl.planners.relaxation_chains import add_chains
+from hygiene_pddl.planners.relaxation_order import (
+    add_goals_restored,
+    add_group_reprovision,
+    add_strict_resource_order,
+    at_most_one_groups,
+)
 from hygiene_pddl.registries.model import Registries
 from hygiene_pddl.replay import ReplayResult
 
@@ -85,9 +92,12 @@ class RelaxedModel:
 
 
 def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                     max_actions: int | None = None, counts: bool = False) -> RelaxedModel:
+                     max_actions: int | None = None, counts: bool = False, strong: bool = False) -> RelaxedModel:
     """The relaxation over ``actions``, of plans of at most ``max_actions`` ground actions when that is given;
-    with ``counts``, each ground action has a number of occurrences (at most the horizon) instead of a flag."""
+    with ``counts``, each ground action has a number of occurrences (at most the horizon) instead of a flag; with
+    ``strong``, also the order rules (planners/relaxation_order.py: unary resources in happening order,
+    at-most-one groups, goals restored) and the later of two goals (planners/relaxation_chains.py), which cost more
+    to solve."""
     rules = HygieneRules(reg, dict(inst.objects), inst.hazards)
     m = CpModel()
     horizon = state.horizon - inst.decision_time
@@ -389,7 +399,21 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                     options.append(off)
                 m.add_bool_or([*options, ~used[j]] if j >= 0 else options)
 
-    _add_chains(m, rules, inst, actions, carried, init, at, used, treatments, providers, exempt)
+    add_chains(m, rules, inst, actions, carried, init, at, used, treatments, providers, exempt, strong)
+    if strong:
+        positions: dict[tuple[Point, bool], cp_model.IntVar] = {}
+        longest = max((a.duration for a in actions), default=0)
+
+        def pos(p: Point, first: bool = True) -> cp_model.IntVar:
+            """An integer variable equal to :func:`at` (interval bounds must be affine)."""
+            if (p, first) not in positions:
+                v = m.new_int_var(0, last_time + per_tu * longest, "")  # an unused action may end after the deadline
+                m.add(v == at(p, first))
+                positions[(p, first)] = v
+            return positions[(p, first)]
+
+        add_strict_resource_order(m, actions, ongoing, init, makes, pos, used, again, per_tu)
+        add_group_reprovision(m, actions, at_most_one_groups(actions, ongoing, init), makes, at, used, last_time, init)
 
     # goals: a provider relied on for each goal that does not hold now (its guard made true first)
     for g in inst.goals:
@@ -400,6 +424,9 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                 options: list = []
                 choose(pool, options)
                 m.add_bool_or(options)
+    if strong:
+        add_goals_restored(m, [g for g in inst.goals if g[0] != "safe" and not is_derived(g)], sure, makes, at,
+                           used)
 
     # the providers relied on may need their guards first: choose them until no new need appears, then tie
     # every need's users to its first provider
@@ -453,10 +480,12 @@ class RelaxedOptimum:
 
 
 def relaxed_optimum(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                    settings: LexSettings, time_limit: float, max_actions: int | None = None) -> RelaxedOptimum:
-    """Build the relaxation and solve it lexicographically (grouped stages, as the joint model's)."""
+                    settings: LexSettings, time_limit: float, max_actions: int | None = None, strong: bool = False
+                    ) -> RelaxedOptimum:
+    """Build the relaxation (``strong``: :func:`build_relaxation`) and solve it lexicographically (grouped stages,
+    as the joint model's)."""
     t = time.perf_counter()
-    rm = build_relaxation(reg, inst, state, actions, max_actions)
+    rm = build_relaxation(reg, inst, state, actions, max_actions, strong=strong)
     built = time.perf_counter() - t
     stages = group_objectives(rm.objectives, rm.upper)
     res = lexsolve(rm.model, stages, time_limit=time_limit, settings=settings, lower_bounds={d: 0 for d, _ in stages})
@@ -480,15 +509,20 @@ class Escape:
 
 def better_plan_possible(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
                          covered: Sequence[GroundAction], bound: int, cost: CostVector | None,
-                         settings: LexSettings, time_limit: float, limit: int | None = None
-                         ) -> tuple[bool, Escape | None]:
+                         settings: LexSettings, time_limit: float, limit: int | None = None,
+                         strong: bool = False) -> tuple[bool, Escape | None]:
     """Whether the relaxation admits a plan the joint model did not cover that beats ``cost`` (any plan, when
     ``cost`` is None): one that uses a ground action outside ``covered``, uses one twice, or has more than
-    ``bound`` occurrences (of at most ``limit`` occurrences, when plans are limited). Returns (proved, escape):
+    ``bound`` occurrences (of at most ``limit`` occurrences, when plans are limited; ``strong``: the strong
+    relaxation, :func:`build_relaxation`). Returns (proved, escape):
     proved when there is none, so the joint model's answer over ``covered`` with ``bound`` actions (each at most
     once) holds for every plan over ``actions``; otherwise the escape found (None when the solve ran out of
     time)."""
-    rm = build_relaxation(reg, inst, state, actions, counts=True)
+    t = time.perf_counter()
+    rm = build_relaxation(reg, inst, state, actions, counts=True, strong=strong)
+    time_limit -= time.perf_counter() - t  # the build counts
+    if time_limit < 0.05:
+        return False, None
     m = rm.model
     if limit is not None:
         m.add(sum(rm.count) <= limit)
@@ -521,16 +555,23 @@ def better_plan_possible(reg: Registries, inst: Instance, state: ReplayResult, a
 
 
 def nothing_below(reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
-                  cost: CostVector, settings: LexSettings, time_limit: float, max_actions: int | None = None
-                  ) -> bool | None:
-    """Whether the relaxation over ``actions`` has no solution whose cost vector is lexicographically below
-    ``cost``: then no plan (of at most ``max_actions`` ground actions, when given) is better than one of cost
-    ``cost``, since every plan's image is a solution of cost no larger. ``None`` when the solve ran out of time.
-    A plan's cost is proved optimal this way much faster than by the relaxation's own lexicographic optimum (on a
-    derived task of 40 actions, 0.7 s against 12.8 s)."""
-    rm = build_relaxation(reg, inst, state, actions, max_actions)
+                  cost: CostVector | None, settings: LexSettings, time_limit: float, max_actions: int | None = None,
+                  strong: bool = False, deadline: float | None = None) -> bool | None:
+    """Whether the relaxation over ``actions`` (``strong``: :func:`build_relaxation`) has no solution whose cost
+    vector is lexicographically below ``cost`` (no solution at all, when ``cost`` is None): then no plan (of at
+    most ``max_actions`` ground actions, when given) is better than one of cost ``cost`` (exists), since every
+    plan's image is a solution of cost no larger. ``None`` when the solve ran out of time. A plan's cost is proved
+    optimal this way much faster than by the relaxation's own lexicographic optimum (on a derived task of 40
+    actions, 0.7 s against 12.8 s). With ``deadline`` (a ``time.perf_counter()`` value), the solve gets what the
+    model's build leaves of the time until then (None when nothing is left)."""
+    rm = build_relaxation(reg, inst, state, actions, max_actions, strong=strong)
+    if deadline is not None:
+        time_limit = min(time_limit, deadline - time.perf_counter())
+        if time_limit < 0.05:
+            return None
     exprs = dict(rm.objectives)
-    _lex_below(rm.model, [(exprs.get(d, 0), cost[d]) for d in inst.profile.order])
+    if cost is not None:
+        _lex_below(rm.model, [(exprs.get(d, 0), cost[d]) for d in inst.profile.order])
     _, status = _solve_feasibility(rm.model, settings, time_limit)
     if status == cp_model.INFEASIBLE:
         return True
@@ -597,99 +638,3 @@ def _all(m: cp_model.CpModel, lits: list):  # noqa: ANN202 - a literal
     v = m.new_bool_var("")
     m.add_bool_and(lits).only_enforce_if(v)
     return v
-
-
-def _add_chains(m: cp_model.CpModel, rules: HygieneRules, inst: Instance, actions: list[GroundAction],
-                carried: dict, init: set, at, used: list, treatments, providers,  # noqa: ANN001
-                exempt: dict) -> None:
-    """Hazards passed on (docs/planners.md, "Chains"): a checked contact of a used action, at its first and at its
-    last occurrence, brings hazard h from carrier y onto a clean region dst protected against it, where y carries
-    h now, or gained it from a carrier x that carries it now through a contact that surely happened earlier (x
-    untreated until then, the contact's guard true now and not undone). Then a treatment of y removed h in
-    between, or the contact's guard was undone first, or dst already had h (an exempt contact brought it first)
-    and, when a goal needs dst clean of h, a treatment of dst removes it later."""
-    goal_unsafe = {f for g in inst.goals if g[0] == "safe" for f in rules.unsafe_facts(g[1])}
-
-    def option(p: Provider, *constraints) -> object:  # noqa: ANN002 - linear constraints
-        """A literal that says provider p is used and the constraints hold."""
-        q = m.new_bool_var("")
-        if p[0] >= 0:
-            m.add_implication(q, used[p[0]])
-        for c in constraints:
-            m.add(c).only_enforce_if(q)
-        return q
-
-    def sure_guard(guard: tuple) -> bool:
-        return all(not is_derived(atom) and (atom in init) == pos for atom, pos in guard)
-
-    def undone_by(guard: tuple, time) -> list:  # noqa: ANN001
-        """Literals: some provider of a guard literal's negation happens no later than ``time``."""
-        return [option(p, at(p) <= time) for atom, pos in guard for p in providers(atom, not pos)]
-
-    # gains[(y, h)]: (action, phase, x, guard) of contacts that surely give h to y from x, which carries it now
-    gains: dict[tuple[Carrier, str], list] = {}
-    for j, a in enumerate(actions):
-        for w in ("start", "end"):
-            for c in a.phase(w).contacts:
-                if not sure_guard(c.guard):
-                    continue
-                for x, y in (c.pair, c.pair[::-1]):
-                    for h in carried.get(x, ()):
-                        if x != y and h not in carried.get(y, ()) and rules.crosses(h, x, y):
-                            gains.setdefault((y, h), []).append((j, w, x, c.guard))
-    gained: dict[tuple, tuple] = {}  # (j, w, x, h, guard) -> (x untreated before it, its guard not undone)
-
-    def gain_holds(j: int, w: str, x: Carrier, h: str, guard: tuple) -> tuple:
-        key = (j, w, x, h, guard)
-        if key not in gained:
-            lits = []
-            for why in (treatments(x, h), None):  # x treated before the contact; the guard undone before it
-                ok = m.new_bool_var("")
-                early = ([option(p, at(p) <= at((j, w))) for p in why] if why is not None
-                         else undone_by(guard, at((j, w))))
-                m.add_bool_or([ok, *early])
-                lits.append(ok)
-            gained[key] = tuple(lits)
-        return gained[key]
-
-    for u, a in enumerate(actions):
-        for w in ("start", "end"):
-            times = [at((u, w)), at((u, w), first=False)]
-            for c in a.phase(w).contacts:
-                if not c.checked or not sure_guard(c.guard):
-                    continue
-                for y, dst in (c.pair, c.pair[::-1]):
-                    for h in rules.hazards:
-                        if h in carried.get(dst, ()) or not rules.violates(dst, h) or not rules.crosses(h, y, dst):
-                            continue
-                        sources = [None] if h in carried.get(y, ()) else gains.get((y, h), [])
-                        for tau in (times if sources == [None] else times[1:]):  # a gain: the last occurrence
-                            for src in sources:
-                                _chain(m, option, undone_by, gain_holds, at, used, u, tau, src, c.guard,
-                                       treatments(y, h), exempt.get((dst, h), []),
-                                       treatments(dst, h) if (dst, h) in goal_unsafe else None, h)
-
-
-def _chain(m: cp_model.CpModel, option, undone_by, gain_holds, at, used, u: int, tau, src, guard: tuple,  # noqa: ANN001
-           cleaners: list, exempt: list, later: list | None, h: str) -> None:
-    """One user happening at ``tau`` of a contact from y onto dst, with y's hazard from ``src`` (None: carried now;
-    else the gaining contact): the options of :func:`_add_chains`."""
-    antecedent = [used[u]]
-    after = None
-    if src is not None:
-        g, gw, x, gguard = src
-        antecedent.append(used[g])
-        before = m.new_bool_var("")
-        m.add(at((g, gw)) >= tau).only_enforce_if(~before)
-        antecedent += [before, *gain_holds(g, gw, x, h, gguard)]
-        after = at((g, gw))
-    options = [option(t, at(t) <= tau - 1, *(() if after is None else (at(t, first=False) >= after + 1,)))
-               for t in cleaners]
-    options += undone_by(guard, tau - 1)
-    if exempt:
-        had = m.new_bool_var("")
-        m.add_bool_or([option(e, at(e) <= tau - 1) for e in exempt]).only_enforce_if(had)
-        if later is not None:
-            m.add_bool_or([option(t, at(t, first=False) >= tau + 1) for t in later]).only_enforce_if(had)
-        options.append(had)
-    m.add_bool_or([~x for x in antecedent] + options)
