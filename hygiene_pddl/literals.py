@@ -66,6 +66,17 @@ def parse_literal(text: str) -> Literal:
     return Literal(tuple(names), positive)
 
 
+def parse_record(text: str) -> Literal:
+    """Parse a history record such as ``(pick left apple skin table)`` or ``(deadline-moved 14)``: a positive ground
+    literal whose arguments are names or whole numbers (an event's amount or time)."""
+    tokens = _TOKEN.findall(text.strip().lower())
+    numbers = [i for i, t in enumerate(tokens) if i > 1 and t.isdigit()]
+    lit = parse_literal(" ".join("n" if i in numbers else t for i, t in enumerate(tokens)))
+    if not lit.positive or any(a.startswith("?") for a in lit.args):
+        raise ValueError(f"expected a record like (action arg ...) or (event arg ...), found {text!r}")
+    return Literal(tuple(tokens[1:-1]), True)
+
+
 def atom_from_text(text: str) -> Atom:
     """Parse a positive ground atom such as ``(at apple counter)``."""
     lit = parse_literal(text)

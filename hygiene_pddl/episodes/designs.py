@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from hygiene_pddl.episodes.kinds import Design, Draft
-from hygiene_pddl.literals import parse_literal
+from hygiene_pddl.literals import parse_record
 from hygiene_pddl.registries.model import Family, FamilySpec, Registries
 
 
@@ -62,7 +62,7 @@ class Axes:
 
 
 def _record(reg: Registries, start: int, text: str, note: str) -> dict:
-    lit = parse_literal(text)
+    lit = parse_record(text)
     if lit.predicate in reg.actions:
         out = {"kind": "action", "name": lit.predicate, "args": list(lit.args), "start": start,
                "duration": reg.actions[lit.predicate].duration}

@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema
 
 from hygiene_pddl.errors import RegistryError
-from hygiene_pddl.literals import parse_literal
+from hygiene_pddl.literals import parse_literal, parse_record
 from hygiene_pddl.registries.model import Family, FamilySpec, HistoryEntry, Variant
 from hygiene_pddl.yamlpos import PositionedDocument
 
@@ -69,7 +69,7 @@ class _Checker:
 
     def record(self, path: list, text: str, allowed: set[str]) -> None:
         try:
-            lit = parse_literal(text)
+            lit = parse_record(text)
         except ValueError as exc:
             raise self.fail(path, str(exc)) from None
         schema = self.k["actions"].get(lit.predicate) or self.k["events"].get(lit.predicate)

@@ -175,3 +175,24 @@ def test_admission_rejects_a_design_whose_drafts_violate_hygiene_unannounced(tmp
     failures = admission(reg, chosen, certs)
     assert set(failures) == {(NAME, "history")}  # the prior_infeasible design announces its violation
     assert failures[(NAME, "history")].endswith("prior violation not as designed")
+
+
+def test_a_family_history_can_play_the_events_that_take_numbers(tmp_path):
+    from hygiene_pddl.episodes.builder import realise
+    from hygiene_pddl.episodes.designs import family_designs
+    from hygiene_pddl.instances.loader import instance_from_data
+    from hygiene_pddl.replay import replay
+
+    text = FAMILY.read_text().replace("  events: [pad-touch]", "  events: [pad-touch, resource-lost, deadline-moved]")
+    far = '''  - [2, "(pad-touch right plate rim)", [far]]\n'''
+    more = '''  - [1, "(resource-lost water 3)", [far]]\n  - [2, "(deadline-moved 11)", [far]]\n'''
+    text = text.replace(far, far + more)
+    reg = _registries(tmp_path, text)
+    design = family_designs(reg, reg.families[NAME])["history_irr"]
+    far = [ep for ep in realise(reg, NAME, "history_irr", design) if len(ep.history) == 4][0]
+    records = [(h["name"], h["args"]) for h in far.public(reg)["history"] if h["kind"] == "event"]
+    assert ("resource-lost", ["water", "3"]) in records and ("deadline-moved", ["11"]) in records
+    inst = instance_from_data(far.public(reg), reg, far.id)
+    state = replay(inst, reg)
+    assert state.horizon == 11 and dict(state.history_costs).get("water", 0) == 0
+    assert inst.remaining("water") == 1  # 4 in stock, 3 lost before the decision time
