@@ -391,21 +391,47 @@ class _Search:
         pre, pre_of = rt.preconditions(node.contam)
         init = rt.initial(node.facts, node.contam, started, history)
         if ckey not in self._cost_cache:
-            enabled = rt.enabled(node.stocks)
-            total, cuts = lmcut(rt, pre, pre_of, init, self.lex_costs, enabled)
-            if total == INF:
-                self._cost_cache[ckey] = None
-            else:
+            cached = []
+            for enabled in self.variants(node, rt.enabled(node.stocks)):
+                total, cuts = lmcut(rt, pre, pre_of, init, self.lex_costs, enabled)
+                if total == INF:
+                    continue
                 total = int(total)
                 # a completion whose pre-makespan cost equals the bound cannot use an action costing more than it
                 h_pre = total >> self.shift
                 within = [e and c <= h_pre for e, c in zip(enabled, self.pre_costs, strict=True)]
                 work = saturated(cuts, self.work_costs, within)
                 more = saturated(cuts, self.unit_costs, enabled)  # actions any completion still starts
-                self._cost_cache[ckey] = (total, _Landmarks.of(cuts, self.lex_costs), work, within, enabled, more)
-        cached = self._cost_cache[ckey]
-        if cached is None:
+                cached.append((total, _Landmarks.of(cuts, self.lex_costs), work, within, enabled, more))
+            self._cost_cache[ckey] = cached
+        # each variant bounds one class of completions (Reductions 10): the least key over the live ones
+        out = [k for k in (self._variant_key(node, v, pre, pre_of, init) for v in self._cost_cache[ckey])
+               if k is not None]
+        if not out:
             return None
+        if len(out) == 1:
+            return out[0]
+        return min(k for k, _ in out), None  # landmarks of one class do not bound the others
+
+    def variants(self, node: _Node, enabled: list[bool]) -> list[list[bool]]:
+        """The enabled ops for the node's completions (Reductions 10): a goal atom true now that a running end
+        deletes for certain (unguarded, or under a guard that holds now and cannot change while the action runs)
+        needs an adder after that end, so its "kept" op is disabled. (One list: the caller takes the least key over
+        the lists, so a split of the completions into classes would give one list per class.)"""
+        rt = self.relaxed
+        assert rt is not None
+        for r in node.running:
+            s = rt.started[r[3]] if r[1] == 1 else rt.history_started[self.acts[r[3]].history]
+            for x, guard, stable in rt.end_deletes.get(s, ()):
+                if node.facts >> x & 1 and (guard is None or (stable and holds(guard, node.facts))):
+                    enabled[rt.keep_goal[x]] = False
+        return [enabled]
+
+    def _variant_key(self, node: _Node, cached: tuple, pre: list[list[int]], pre_of: list[list[int]],
+                     init: list[int]) -> tuple[tuple, _Landmarks | None] | None:
+        """The key of one class of completions from its cost bound, or None when the class is empty."""
+        rt = self.relaxed
+        assert rt is not None
         total, landmarks, work, within, enabled, more = cached
         if self.max_actions is not None and node.n + more > self.max_actions:
             return None
