@@ -162,6 +162,13 @@ class _Search:
             self.work_costs = rt.action_costs([a.additive[-1] for a in actions])
             self.unit_costs = rt.action_costs([1] * len(actions))
             self.shift = DIGIT * len(self.post_dims)
+            # stocks (Reductions 11): each stock's use per op, and the first pre-makespan dimension's cost per op
+            self.stock_costs = [(s, rt.action_costs([dict(a.consumes).get(s, 0) for a in actions]))
+                                for s in range(len(task.stocks)) if any(dict(a.consumes).get(s) for a in actions)]
+            self.first_costs = rt.action_costs([a.additive[self.pre_dims[0]] for a in actions]) if self.pre_dims \
+                else []
+            self.tail_costs = rt.action_costs([encode(a.additive[d] for d in self.pre_dims[1:] + self.post_dims)
+                                               for a in actions])
         self._cost_cache: dict[tuple, tuple | None] = {}
         self.evaluations = 0
         self._conflicts: dict[int, list[tuple[int, int]]] = {}
@@ -400,9 +407,21 @@ class _Search:
                 # a completion whose pre-makespan cost equals the bound cannot use an action costing more than it
                 h_pre = total >> self.shift
                 within = [e and c <= h_pre for e, c in zip(enabled, self.pre_costs, strict=True)]
+                if not self.fits(cuts, enabled, node.stocks):
+                    continue
                 work = saturated(cuts, self.work_costs, within)
                 more = saturated(cuts, self.unit_costs, enabled)  # actions any completion still starts
-                cached.append((total, _Landmarks.of(cuts, self.lex_costs), work, within, enabled, more))
+                first = self.first_digit(cuts, enabled, node.stocks, total)
+                tail = work_first = 0
+                if first > total >> (self.shift + DIGIT * (len(self.pre_dims) - 1)):
+                    # completions costing exactly ``first`` more there use only ops costing at most that: the other
+                    # dimensions' bound over those ops (none reach the goal: take 0, still a bound)
+                    allowed = [e and c <= first for e, c in zip(enabled, self.first_costs, strict=True)]
+                    tail, _ = lmcut(rt, pre, pre_of, init, self.tail_costs, allowed)
+                    tail = 0 if tail == INF else int(tail)
+                    work_first = saturated(cuts, self.work_costs, allowed)
+                cached.append((total, _Landmarks.of(cuts, self.lex_costs), work, within, enabled, more,
+                               (first, tail, work_first)))
             self._cost_cache[ckey] = cached
         # each variant bounds one class of completions (Reductions 10): the least key over the live ones
         out = [k for k in (self._variant_key(node, v, pre, pre_of, init) for v in self._cost_cache[ckey])
@@ -412,6 +431,27 @@ class _Search:
         if len(out) == 1:
             return out[0]
         return min(k for k, _ in out), None  # landmarks of one class do not bound the others
+
+    def fits(self, cuts: list[list[int]], allowed: list[bool], stocks: tuple[int, ...]) -> bool:
+        """Whether completions using only ``allowed`` ops may exist as far as the landmarks and the stocks tell
+        (Reductions 11): each landmark needs an allowed op, and the stock the landmarks use up (a saturated cost
+        partition of each stock's use) must be left."""
+        if any(not any(allowed[o] for o in cut) for cut in cuts):
+            return False
+        return all(saturated(cuts, costs, allowed) <= stocks[s] for s, costs in self.stock_costs)
+
+    def first_digit(self, cuts: list[list[int]], enabled: list[bool], stocks: tuple[int, ...], total: int) -> int:
+        """A lower bound on the rest of a completion's cost in the profile's first dimension (Reductions 11): the
+        least v, from the landmark bound's digit on, such that completions whose ops each cost at most v there fit
+        the stocks (at most four steps up)."""
+        if not self.first_costs or not self.stock_costs:
+            return 0
+        v = total >> (self.shift + DIGIT * (len(self.pre_dims) - 1))
+        for _ in range(4):
+            if self.fits(cuts, [e and c <= v for e, c in zip(enabled, self.first_costs, strict=True)], stocks):
+                break
+            v += 1
+        return v
 
     def variants(self, node: _Node, enabled: list[bool]) -> list[list[bool]]:
         """The enabled ops for the node's completions (Reductions 10): a goal atom true now that a running end
@@ -432,7 +472,7 @@ class _Search:
         """The key of one class of completions from its cost bound, or None when the class is empty."""
         rt = self.relaxed
         assert rt is not None
-        total, landmarks, work, within, enabled, more = cached
+        total, landmarks, work, within, enabled, more, (first, tail, work_first) = cached
         if self.max_actions is not None and node.n + more > self.max_actions:
             return None
         t = node.t
@@ -450,6 +490,18 @@ class _Search:
             p = rt.started[r[3]] if r[1] == 1 else rt.history_started[a.history]
             seeds[p] = min(seeds.get(p, INF), r[0] - a.duration)
         rest = [p for p in init if p not in seeds]
+        if first:  # the first dimension's rest is at least ``first``: a larger key when the landmarks gave less
+            top = DIGIT * (len(self.pre_dims) - 1)
+            low = encode(node.add[d] for d in self.pre_dims[1:] + self.post_dims) + tail
+            raised = ((node.add[self.pre_dims[0]] + first) << top) + (low >> self.shift)
+            if raised > self.key_of(node, total, 0)[0]:
+                # the completions costing ``first`` more there use only ops costing at most that
+                allowed = [e and c <= first for e, c in zip(enabled, self.first_costs, strict=True)]
+                mk = max(workload_makespan(available, work_first),
+                         earliest_makespan(rt, pre, pre_of, rest, allowed, t, not_before, seeds))
+                if mk > self.horizon:  # none of them fits the deadline: the first dimension costs more
+                    return ((node.add[self.pre_dims[0]] + first + 1) << top, node.mk, 0), landmarks
+                return (raised, max(node.mk, mk), low & ((1 << self.shift) - 1)), landmarks
         mk = max(workload_makespan(available, int(work)),
                  earliest_makespan(rt, pre, pre_of, rest, within, t, not_before, seeds))
         key = self.key_of(node, total, mk)
