@@ -398,39 +398,34 @@ class _Search:
         pre, pre_of = rt.preconditions(node.contam)
         init = rt.initial(node.facts, node.contam, started, history)
         if ckey not in self._cost_cache:
-            cached = []
-            for enabled in self.variants(node, rt.enabled(node.stocks)):
-                total, cuts = lmcut(rt, pre, pre_of, init, self.lex_costs, enabled)
-                if total == INF:
-                    continue
-                total = int(total)
-                # a completion whose pre-makespan cost equals the bound cannot use an action costing more than it
-                h_pre = total >> self.shift
-                within = [e and c <= h_pre for e, c in zip(enabled, self.pre_costs, strict=True)]
-                if not self.fits(cuts, enabled, node.stocks):
-                    continue
-                work = saturated(cuts, self.work_costs, within)
-                more = saturated(cuts, self.unit_costs, enabled)  # actions any completion still starts
-                first = self.first_digit(cuts, enabled, node.stocks, total)
-                tail = work_first = 0
-                if first > total >> (self.shift + DIGIT * (len(self.pre_dims) - 1)):
-                    # completions costing exactly ``first`` more there use only ops costing at most that: the other
-                    # dimensions' bound over those ops (none reach the goal: take 0, still a bound)
-                    allowed = [e and c <= first for e, c in zip(enabled, self.first_costs, strict=True)]
-                    tail, _ = lmcut(rt, pre, pre_of, init, self.tail_costs, allowed)
-                    tail = 0 if tail == INF else int(tail)
-                    work_first = saturated(cuts, self.work_costs, allowed)
-                cached.append((total, _Landmarks.of(cuts, self.lex_costs), work, within, enabled, more,
-                               (first, tail, work_first)))
-            self._cost_cache[ckey] = cached
-        # each variant bounds one class of completions (Reductions 10): the least key over the live ones
-        out = [k for k in (self._variant_key(node, v, pre, pre_of, init) for v in self._cost_cache[ckey])
-               if k is not None]
-        if not out:
+            self._cost_cache[ckey] = self._costs(node, self.enabled(node), pre, pre_of, init)
+        cached = self._cost_cache[ckey]
+        return None if cached is None else self._key(node, cached, pre, pre_of, init)
+
+    def _costs(self, node: _Node, enabled: list[bool], pre: list[list[int]], pre_of: list[list[int]],
+               init: list[int]) -> tuple | None:
+        """The cost bounds of a state (None: no valid completion)."""
+        rt = self.relaxed
+        assert rt is not None
+        total, cuts = lmcut(rt, pre, pre_of, init, self.lex_costs, enabled)
+        if total == INF or not self.fits(cuts, enabled, node.stocks):
             return None
-        if len(out) == 1:
-            return out[0]
-        return min(k for k, _ in out), None  # landmarks of one class do not bound the others
+        total = int(total)
+        # a completion whose pre-makespan cost equals the bound cannot use an action costing more than it
+        h_pre = total >> self.shift
+        within = [e and c <= h_pre for e, c in zip(enabled, self.pre_costs, strict=True)]
+        work = saturated(cuts, self.work_costs, within)
+        more = saturated(cuts, self.unit_costs, enabled)  # actions any completion still starts
+        first = self.first_digit(cuts, enabled, node.stocks, total)
+        tail = work_first = 0
+        if first > total >> (self.shift + DIGIT * (len(self.pre_dims) - 1)):
+            # completions costing exactly ``first`` more there use only ops costing at most that: the other
+            # dimensions' bound over those ops (none reach the goal: take 0, still a bound)
+            allowed = [e and c <= first for e, c in zip(enabled, self.first_costs, strict=True)]
+            tail, _ = lmcut(rt, pre, pre_of, init, self.tail_costs, allowed)
+            tail = 0 if tail == INF else int(tail)
+            work_first = saturated(cuts, self.work_costs, allowed)
+        return (total, _Landmarks.of(cuts, self.lex_costs), work, within, enabled, more, (first, tail, work_first))
 
     def fits(self, cuts: list[list[int]], allowed: list[bool], stocks: tuple[int, ...]) -> bool:
         """Whether completions using only ``allowed`` ops may exist as far as the landmarks and the stocks tell
@@ -453,23 +448,23 @@ class _Search:
             v += 1
         return v
 
-    def variants(self, node: _Node, enabled: list[bool]) -> list[list[bool]]:
-        """The enabled ops for the node's completions (Reductions 10): a goal atom true now that a running end
-        deletes for certain (unguarded, or under a guard that holds now and cannot change while the action runs)
-        needs an adder after that end, so its "kept" op is disabled. (One list: the caller takes the least key over
-        the lists, so a split of the completions into classes would give one list per class.)"""
+    def enabled(self, node: _Node) -> list[bool]:
+        """The ops the node's completions may use in the relaxation: those whose stock use fits, less (Reductions
+        10) the "kept" op of each goal atom true now that a running end deletes for certain (unguarded, or under a
+        guard that holds now and cannot change while the action runs): it needs an adder after that end."""
         rt = self.relaxed
         assert rt is not None
+        enabled = rt.enabled(node.stocks)
         for r in node.running:
             s = rt.started[r[3]] if r[1] == 1 else rt.history_started[self.acts[r[3]].history]
             for x, guard, stable in rt.end_deletes.get(s, ()):
                 if node.facts >> x & 1 and (guard is None or (stable and holds(guard, node.facts))):
                     enabled[rt.keep_goal[x]] = False
-        return [enabled]
+        return enabled
 
-    def _variant_key(self, node: _Node, cached: tuple, pre: list[list[int]], pre_of: list[list[int]],
-                     init: list[int]) -> tuple[tuple, _Landmarks | None] | None:
-        """The key of one class of completions from its cost bound, or None when the class is empty."""
+    def _key(self, node: _Node, cached: tuple, pre: list[list[int]], pre_of: list[list[int]], init: list[int]
+             ) -> tuple[tuple, _Landmarks | None] | None:
+        """The key of a node from its state's cost bounds, or None when no valid completion exists."""
         rt = self.relaxed
         assert rt is not None
         total, landmarks, work, within, enabled, more, (first, tail, work_first) = cached
