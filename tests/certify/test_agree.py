@@ -55,3 +55,9 @@ def test_an_action_bound_below_the_optimum_is_raised_above_the_plan():
     ag = cross_check(REG, inst, time_limit=30, max_actions=2)
     assert ag.agree, ag.problem
     assert f"at most {len(ag.exact.steps) + 2} continuation actions" in ag.nsp.bounds
+
+
+def test_hygiene_nsp_with_its_default_settings_can_be_the_second_method():
+    ag = cross_check(REG, load_instance(SPOON, REG), time_limit=30, full=False)
+    assert ag.agree, ag.problem
+    assert ag.nsp.method == "hygiene-nsp (default settings)" and ag.nsp.bounds.startswith("as its notes state")
