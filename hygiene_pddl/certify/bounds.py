@@ -206,6 +206,10 @@ class RelaxedTask:
         add_op(cond_pre(task.goal) + [prop(("c", i)) for i in bits(task.unsafe)], [], [self.GOAL], GOAL_OP, -1, -1,
                0, 0)
         self.goal_op = len(self.op_pre) - 1
+        self.keep_goal: dict[int, int] = {}  # goal atom -> the op "it held now, so it holds at the end" (Rule 10)
+        #: started prop -> (goal atom, guard, whether nothing can change the guard while the action runs)
+        self.end_deletes: dict[int, list[tuple[int, Cond | None, bool]]] = {}
+        self._goal_deletions(index, prop)
         for o, dels in enumerate(self.op_dels):  # room props: achieved by taking a counted atom away
             self.op_add[o] += [p for (mask, _), p in rooms.items() if mask & dels]
         self.after: list[tuple[int, int, int]] = []  # (atom, prop L, prop "atom re-achieved after L")
@@ -221,6 +225,7 @@ class RelaxedTask:
         self._dirty_waivers(prop, cond_pre)
         self._prune(len(index))
         self.n_props = len(index)
+        self.prop_keys = {p: key for key, p in index.items()}  # for diagnostics
         self.n_ops = len(self.op_pre)
         self.atom_props = [(key[1], p) for key, p in index.items() if key[0] == "t"]
         self.neg_props = [(key[1], p) for key, p in index.items() if key[0] == "f"]
@@ -235,6 +240,61 @@ class RelaxedTask:
             for _, w in cons:
                 self.waivers |= w
         self._pre_cache: dict[int, tuple[list[list[int]], list[list[int]]]] = {}
+        self._enabled_cache: dict[tuple[int, ...], list[bool]] = {}
+
+    def _goal_deletions(self, index: dict[tuple, int], prop) -> None:  # noqa: ANN001
+        """A goal atom that the end of a running action deletes (docs/certification.md, "Reductions" 10).
+
+        The goal also needs G' ("G holds at the end although a running end may delete it"), added by every op that
+        adds G and by a zero-cost op from G (``keep_goal``). Per state, the search disables that op where a running
+        action's end deletes G for certain: unguarded, or under a guard that holds now and that no happening can
+        change while the action runs (``stable``)."""
+        goal = self.task.goal[0]
+        ends = [(self.started[k], a) for k, a in enumerate(self.actions)]
+        ends += [(self.history_started[ga.history], ga) for ga, _ in self.task.ongoing]
+        for s, a in ends:
+            p = a.end
+            out: list[tuple[int, Cond | None, bool]] = []
+            for x in bits(p.dels & goal & ~p.adds):
+                out.append((x, None, True))
+            for u in p.updates:
+                for x in bits(u.dels & goal & ~p.adds):
+                    out.append((x, u.guard, self._stable(u.guard, a)))
+            if out:
+                self.end_deletes.setdefault(s, []).extend(out)
+        atoms = sorted({d[0] for ds in self.end_deletes.values() for d in ds})
+        for x in atoms:
+            px, kept = prop(("t", x)), prop(("kept-goal", x))
+            for o, adds in enumerate(self.op_add):
+                if px in adds:
+                    self.op_add[o] = [*adds, kept]
+            self._aux_op([px], [kept])
+            self.keep_goal[x] = len(self.op_pre) - 1
+            self.op_pre[self.goal_op].append(kept)
+
+    def _stable(self, guard: Cond, e: GroundAction) -> bool:
+        """No happening can change a literal of ``guard`` while ``e`` runs (before its end): every continuation
+        happening that may delete a positive literal or add a negative one has a condition contrary to e's over-all
+        condition (which holds in the pre-state of every happening while e runs), or is a start needing e's
+        resource; and no ongoing history end may (their over-all conditions are left out). Room tests: never."""
+        pos, neg, tests = guard
+        if tests:
+            return False
+        need, forbid = e.overall[0], e.overall[1]
+        for ga, _ in self.task.ongoing:
+            if ga.end.may_del & pos or ga.end.may_add & neg:
+                return False
+        for b in self.actions:
+            for ph, cond in ((b.start, b.start.cond), (b.end, (b.end.cond[0] | b.overall[0],
+                                                               b.end.cond[1] | b.overall[1], ()))):
+                if not (ph.may_del & pos or ph.may_add & neg):
+                    continue
+                if cond[1] & need or cond[0] & forbid:
+                    continue
+                if ph is b.start and b.resources & e.resources:
+                    continue
+                return False
+        return True
 
     def _reachieve(self, index: dict[tuple, int], prop, groups: Sequence[int], root_props: set[int]) -> None:  # noqa: ANN001
         """Re-achievement after a landmark (docs/certification.md, "Lower bounds").
@@ -720,8 +780,13 @@ class RelaxedTask:
         return out
 
     def enabled(self, stocks: Sequence[int]) -> list[bool]:
-        """Ops whose paid actions' stock use fits the stocks left (stocks only decrease in a continuation)."""
-        return [all(stocks[s] >= n for k in pays for s, n in self.actions[k].consumes) for pays in self.op_pays]
+        """Ops whose paid actions' stock use fits the stocks left (stocks only decrease in a continuation); the
+        caller may change its copy."""
+        key = tuple(stocks)
+        if key not in self._enabled_cache:
+            self._enabled_cache[key] = [all(stocks[s] >= n for k in pays for s, n in self.actions[k].consumes)
+                                        for pays in self.op_pays]
+        return list(self._enabled_cache[key])
 
 
 def _mask_of(positions: Iterable[int]) -> int:

@@ -162,6 +162,13 @@ class _Search:
             self.work_costs = rt.action_costs([a.additive[-1] for a in actions])
             self.unit_costs = rt.action_costs([1] * len(actions))
             self.shift = DIGIT * len(self.post_dims)
+            # stocks (Reductions 11): each stock's use per op, and the first pre-makespan dimension's cost per op
+            self.stock_costs = [(s, rt.action_costs([dict(a.consumes).get(s, 0) for a in actions]))
+                                for s in range(len(task.stocks)) if any(dict(a.consumes).get(s) for a in actions)]
+            self.first_costs = rt.action_costs([a.additive[self.pre_dims[0]] for a in actions]) if self.pre_dims \
+                else []
+            self.tail_costs = rt.action_costs([encode(a.additive[d] for d in self.pre_dims[1:] + self.post_dims)
+                                               for a in actions])
         self._cost_cache: dict[tuple, tuple | None] = {}
         self.evaluations = 0
         self._conflicts: dict[int, list[tuple[int, int]]] = {}
@@ -391,22 +398,76 @@ class _Search:
         pre, pre_of = rt.preconditions(node.contam)
         init = rt.initial(node.facts, node.contam, started, history)
         if ckey not in self._cost_cache:
-            enabled = rt.enabled(node.stocks)
-            total, cuts = lmcut(rt, pre, pre_of, init, self.lex_costs, enabled)
-            if total == INF:
-                self._cost_cache[ckey] = None
-            else:
-                total = int(total)
-                # a completion whose pre-makespan cost equals the bound cannot use an action costing more than it
-                h_pre = total >> self.shift
-                within = [e and c <= h_pre for e, c in zip(enabled, self.pre_costs, strict=True)]
-                work = saturated(cuts, self.work_costs, within)
-                more = saturated(cuts, self.unit_costs, enabled)  # actions any completion still starts
-                self._cost_cache[ckey] = (total, _Landmarks.of(cuts, self.lex_costs), work, within, enabled, more)
+            self._cost_cache[ckey] = self._costs(node, self.enabled(node), pre, pre_of, init)
         cached = self._cost_cache[ckey]
-        if cached is None:
+        return None if cached is None else self._key(node, cached, pre, pre_of, init)
+
+    def _costs(self, node: _Node, enabled: list[bool], pre: list[list[int]], pre_of: list[list[int]],
+               init: list[int]) -> tuple | None:
+        """The cost bounds of a state (None: no valid completion)."""
+        rt = self.relaxed
+        assert rt is not None
+        total, cuts = lmcut(rt, pre, pre_of, init, self.lex_costs, enabled)
+        if total == INF or not self.fits(cuts, enabled, node.stocks):
             return None
-        total, landmarks, work, within, enabled, more = cached
+        total = int(total)
+        # a completion whose pre-makespan cost equals the bound cannot use an action costing more than it
+        h_pre = total >> self.shift
+        within = [e and c <= h_pre for e, c in zip(enabled, self.pre_costs, strict=True)]
+        work = saturated(cuts, self.work_costs, within)
+        more = saturated(cuts, self.unit_costs, enabled)  # actions any completion still starts
+        first = self.first_digit(cuts, enabled, node.stocks, total)
+        tail = work_first = 0
+        if first > total >> (self.shift + DIGIT * (len(self.pre_dims) - 1)):
+            # completions costing exactly ``first`` more there use only ops costing at most that: the other
+            # dimensions' bound over those ops (none reach the goal: take 0, still a bound)
+            allowed = [e and c <= first for e, c in zip(enabled, self.first_costs, strict=True)]
+            tail, _ = lmcut(rt, pre, pre_of, init, self.tail_costs, allowed)
+            tail = 0 if tail == INF else int(tail)
+            work_first = saturated(cuts, self.work_costs, allowed)
+        return (total, _Landmarks.of(cuts, self.lex_costs), work, within, enabled, more, (first, tail, work_first))
+
+    def fits(self, cuts: list[list[int]], allowed: list[bool], stocks: tuple[int, ...]) -> bool:
+        """Whether completions using only ``allowed`` ops may exist as far as the landmarks and the stocks tell
+        (Reductions 11): each landmark needs an allowed op, and the stock the landmarks use up (a saturated cost
+        partition of each stock's use) must be left."""
+        if any(not any(allowed[o] for o in cut) for cut in cuts):
+            return False
+        return all(saturated(cuts, costs, allowed) <= stocks[s] for s, costs in self.stock_costs)
+
+    def first_digit(self, cuts: list[list[int]], enabled: list[bool], stocks: tuple[int, ...], total: int) -> int:
+        """A lower bound on the rest of a completion's cost in the profile's first dimension (Reductions 11): the
+        least v, from the landmark bound's digit on, such that completions whose ops each cost at most v there fit
+        the stocks (at most four steps up)."""
+        if not self.first_costs or not self.stock_costs:
+            return 0
+        v = total >> (self.shift + DIGIT * (len(self.pre_dims) - 1))
+        for _ in range(4):
+            if self.fits(cuts, [e and c <= v for e, c in zip(enabled, self.first_costs, strict=True)], stocks):
+                break
+            v += 1
+        return v
+
+    def enabled(self, node: _Node) -> list[bool]:
+        """The ops the node's completions may use in the relaxation: those whose stock use fits, less (Reductions
+        10) the "kept" op of each goal atom true now that a running end deletes for certain (unguarded, or under a
+        guard that holds now and cannot change while the action runs): it needs an adder after that end."""
+        rt = self.relaxed
+        assert rt is not None
+        enabled = rt.enabled(node.stocks)
+        for r in node.running:
+            s = rt.started[r[3]] if r[1] == 1 else rt.history_started[self.acts[r[3]].history]
+            for x, guard, stable in rt.end_deletes.get(s, ()):
+                if node.facts >> x & 1 and (guard is None or (stable and holds(guard, node.facts))):
+                    enabled[rt.keep_goal[x]] = False
+        return enabled
+
+    def _key(self, node: _Node, cached: tuple, pre: list[list[int]], pre_of: list[list[int]], init: list[int]
+             ) -> tuple[tuple, _Landmarks | None] | None:
+        """The key of a node from its state's cost bounds, or None when no valid completion exists."""
+        rt = self.relaxed
+        assert rt is not None
+        total, landmarks, work, within, enabled, more, (first, tail, work_first) = cached
         if self.max_actions is not None and node.n + more > self.max_actions:
             return None
         t = node.t
@@ -424,6 +485,18 @@ class _Search:
             p = rt.started[r[3]] if r[1] == 1 else rt.history_started[a.history]
             seeds[p] = min(seeds.get(p, INF), r[0] - a.duration)
         rest = [p for p in init if p not in seeds]
+        if first:  # the first dimension's rest is at least ``first``: a larger key when the landmarks gave less
+            top = DIGIT * (len(self.pre_dims) - 1)
+            low = encode(node.add[d] for d in self.pre_dims[1:] + self.post_dims) + tail
+            raised = ((node.add[self.pre_dims[0]] + first) << top) + (low >> self.shift)
+            if raised > self.key_of(node, total, 0)[0]:
+                # the completions costing ``first`` more there use only ops costing at most that
+                allowed = [e and c <= first for e, c in zip(enabled, self.first_costs, strict=True)]
+                mk = max(workload_makespan(available, work_first),
+                         earliest_makespan(rt, pre, pre_of, rest, allowed, t, not_before, seeds))
+                if mk > self.horizon:  # none of them fits the deadline: the first dimension costs more
+                    return ((node.add[self.pre_dims[0]] + first + 1) << top, node.mk, 0), landmarks
+                return (raised, max(node.mk, mk), low & ((1 << self.shift) - 1)), landmarks
         mk = max(workload_makespan(available, int(work)),
                  earliest_makespan(rt, pre, pre_of, rest, within, t, not_before, seeds))
         key = self.key_of(node, total, mk)

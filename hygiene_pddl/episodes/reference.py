@@ -1,8 +1,9 @@
 """Reference certification and admission (paper §III-B, SPEC §9).
 
 Two independent methods must agree on status and cost vector: Hygiene-NSP's joint CP-SAT model with the full
-grounding and full state (proved lexicographically optimal, stage by stage) and the exact search of
-:mod:`hygiene_pddl.certify` (no shared model code). Admission then checks the reference plans with both
+grounding and full state (proved lexicographically optimal, stage by stage, within an action bound that its plan does
+not fill) and the exact search of :mod:`hygiene_pddl.certify` (no shared model code; every plan within the
+deadline). Admission then checks the reference plans with both
 validator levels and the designs with history swaps and profile rankings.
 """
 
@@ -15,8 +16,7 @@ from compiler import ticks
 from compiler.steps import StepMapper
 from hygiene_pddl.costs import CostVector
 from hygiene_pddl.instances.model import Instance
-from hygiene_pddl.planners.base import EPSILON, ChosenStep, PlanStatus, plan_text
-from hygiene_pddl.planners.nsp import HygieneNSP
+from hygiene_pddl.planners.base import EPSILON, ChosenStep, plan_text
 from hygiene_pddl.plans.model import Plan, PlanStep
 from hygiene_pddl.plans.parser import parse_plan
 from hygiene_pddl.registries import Registries
@@ -44,37 +44,22 @@ class Certified:
 
 def certify(reg: Registries, inst: Instance, max_actions: int = MAX_ACTIONS, time_limit: float = TIME_LIMIT
             ) -> Certified:
-    """Certify one instance by the two methods; ``problem`` says why not when they disagree or do not prove."""
-    from hygiene_pddl.certify import exact_search
+    """Certify one instance by the two methods (:func:`hygiene_pddl.certify.agree.cross_check`: the exact search
+    over every plan within the deadline, the joint model within at least ``max_actions`` actions and more than the
+    search's plan uses); ``problem`` says why not when they disagree, do not prove, or a plan fills its bound.
+    ``methods`` name each method with the bounds its proof relies on."""
+    from hygiene_pddl.certify.agree import cross_check
 
-    a = HygieneNSP(max_actions=max_actions, project=False, focus=False, relax=False).solve(inst, time_limit, reg)
-    b = exact_search(reg, inst, max_actions=max_actions, time_limit=time_limit)
-    methods = ("hygiene-nsp joint CP-SAT (full grounding, full state)", "exact search (hygiene_pddl.certify)")
-    b_status = str(b.status)
-    if a.status is PlanStatus.PLAN and b_status == "optimal":
-        if max_actions is not None and len(a.steps) >= max_actions:
-            return Certified(inst.id, True, a.cost, a.steps, a.plan_text, methods,
-                             f"the optimum within {max_actions} actions uses all of them: a longer plan may be "
-                             "better; raise the bound")
-        if not a.proved_optimal:
-            return Certified(inst.id, True, a.cost, a.steps, a.plan_text, methods, "CP-SAT did not prove optimality")
-        if a.cost != b.cost:
-            return Certified(inst.id, True, a.cost, a.steps, a.plan_text, methods,
-                             f"the methods disagree: CP-SAT {a.cost} vs search {b.cost}")
-        return Certified(inst.id, True, a.cost, a.steps, a.plan_text, methods)
-    if a.status is PlanStatus.INFEASIBLE and b_status == "infeasible":
-        if max_actions is None:
-            return Certified(inst.id, False, None, (), a.plan_text, methods)
-        # both say "no plan of at most max_actions actions": only a proof without the bound excludes longer plans
-        c = exact_search(reg, inst, max_actions=None, time_limit=time_limit)
-        if str(c.status) == "infeasible":
-            return Certified(inst.id, False, None, (), a.plan_text,
-                             (*methods, "exact search without an action bound (every plan within the deadline)"))
-        return Certified(inst.id, c.cost is not None, c.cost, (), a.plan_text, methods,
-                         f"no plan within {max_actions} actions by both methods, but longer plans are not excluded "
-                         f"(the exact search without an action bound: {c.status})")
-    return Certified(inst.id, a.status is PlanStatus.PLAN, a.cost, a.steps, a.plan_text, methods,
-                     f"status disagreement or not proved: CP-SAT {a.status.value}, search {b_status}")
+    ag = cross_check(reg, inst, time_limit, max_actions)
+    a, b = ag.nsp, ag.exact
+    methods = (f"{a.method} within: {a.bounds}", f"{b.method} within: {b.bounds}")
+    if b.status == "optimal" or b.status == "infeasible":
+        feasible = b.status == "optimal"
+    else:
+        feasible = a.cost is not None
+    ref = a if a.cost is not None or not feasible else b
+    return Certified(inst.id, feasible, ref.cost if feasible else None, ref.steps if feasible else (),
+                     a.plan_text if ref is a else b.plan_text, methods, ag.problem)
 
 
 def for_twin(reg: Registries, twin: Instance, plan: str) -> Plan:

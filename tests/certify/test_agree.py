@@ -1,0 +1,63 @@
+"""The agreement check of the two certifications (hygiene_pddl.certify.agree): on one instance it runs both, states
+each claim's bounds, and says agree only for two proofs of the same status and cost vector within bounds their
+plans do not fill."""
+
+import json
+from pathlib import Path
+
+from hygiene_pddl.certify.agree import Claim, compare, cross_check, main
+from hygiene_pddl.costs import CostVector
+from hygiene_pddl.instances import load_instance, load_reference
+from hygiene_pddl.registries import load_registries
+
+REG = load_registries()
+ROOT = Path(__file__).resolve().parents[2]
+SPOON = ROOT / "problems" / "spoon_fruit" / "spoon_fruit-touch_then_wash-water_first.json"
+ONE = CostVector.from_mapping({"water": 1, "active_robot_time": 3, "makespan": 3})
+TWO = CostVector.from_mapping({"water": 2, "active_robot_time": 3, "makespan": 3})
+
+
+def _claim(status: str, cost: CostVector | None, hit: bool = False, method: str = "m") -> Claim:
+    return Claim(method, status, cost, (), "", "bounds", hit, 0.0)
+
+
+def test_compare_accepts_only_two_proofs_of_the_same_answer():
+    assert compare(_claim("optimal", ONE), _claim("optimal", ONE)) == ""
+    assert compare(_claim("infeasible", None), _claim("infeasible", None)) == ""
+    assert "cost vector" in compare(_claim("optimal", ONE), _claim("optimal", TWO))
+    assert "status" in compare(_claim("optimal", ONE), _claim("infeasible", None))
+    assert "did not prove" in compare(_claim("unproved", ONE), _claim("optimal", ONE))
+    assert "did not prove" in compare(_claim("optimal", ONE), _claim("unproved", ONE))
+    assert "every allowed action" in compare(_claim("optimal", ONE), _claim("optimal", ONE, hit=True))
+
+
+def test_both_methods_agree_on_a_committed_instance_and_state_their_bounds():
+    inst = load_instance(SPOON, REG)
+    ref = load_reference(SPOON.with_name(SPOON.stem + ".reference.json"))
+    ag = cross_check(REG, inst, time_limit=30)
+    assert ag.agree, ag.problem
+    assert ag.exact.status == ag.nsp.status == "optimal" and ag.exact.cost == ag.nsp.cost == ref.optimal_cost
+    assert "deadline" in ag.exact.bounds and "at most" not in ag.exact.bounds  # no action bound
+    assert "at most 6 continuation actions" in ag.nsp.bounds and len(ag.nsp.steps) < 6
+
+
+def test_the_cli_reports_agreement_as_json(capsys):
+    assert main([str(SPOON), "--json", "--time-limit", "30"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["agree"] and out["exact"]["status"] == out["nsp"]["status"] == "optimal"
+    assert out["exact"]["cost"] == out["nsp"]["cost"]
+
+
+def test_an_action_bound_below_the_optimum_is_raised_above_the_plan():
+    """The joint model's bound is raised to two more than the exact search's plan (this optimum has 3 actions), so
+    a bound of 2 neither hides the plan nor is filled by it."""
+    inst = load_instance(SPOON, REG)
+    ag = cross_check(REG, inst, time_limit=30, max_actions=2)
+    assert ag.agree, ag.problem
+    assert f"at most {len(ag.exact.steps) + 2} continuation actions" in ag.nsp.bounds
+
+
+def test_hygiene_nsp_with_its_default_settings_can_be_the_second_method():
+    ag = cross_check(REG, load_instance(SPOON, REG), time_limit=30, full=False)
+    assert ag.agree, ag.problem
+    assert ag.nsp.method == "hygiene-nsp (default settings)" and ag.nsp.bounds.startswith("as its notes state")
