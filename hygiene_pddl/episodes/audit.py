@@ -10,7 +10,9 @@ build certifies by two methods; this is the author's quick look.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from hygiene_pddl.episodes.builder import realise
 from hygiene_pddl.episodes.designs import family_designs
@@ -19,6 +21,7 @@ from hygiene_pddl.errors import InputError
 from hygiene_pddl.instances.loader import instance_from_data
 from hygiene_pddl.planners.base import ChosenStep, PlanStatus
 from hygiene_pddl.registries import Registries
+from hygiene_pddl.replay import replay
 
 TREATING = "treats"
 
@@ -48,6 +51,7 @@ class DraftReport:
     seconds: float
     notes: list[str] = field(default_factory=list)
     steps_text: str = ""  # the plan's actions, without times (general profile pairs with one plan are reported)
+    violation: bool = False  # the replayed history holds a hygiene violation (only a prior draft may)
 
 
 @dataclass
@@ -93,14 +97,15 @@ def audit_family(reg: Registries, name: str, time_limit: float = 10.0) -> Family
                 rep = DraftReport(ep.id.rsplit("-", 1)[-1], ep.id, res.status.value, res.proved_optimal,
                                   len(res.steps), treatments(reg, res.steps), overlaps(res.steps),
                                   res.cost.as_dict() if res.cost else None, round(secs, 3), list(res.notes),
-                                  "; ".join(sorted(" ".join((s.name, *s.args)) for s in res.steps)))
+                                  "; ".join(sorted(" ".join((s.name, *s.args)) for s in res.steps)),
+                                  bool(replay(inst, reg).violations))
                 solved[digest] = (inst, cert, rep)
                 if res.status in (PlanStatus.PLAN, PlanStatus.INFEASIBLE):  # infeasible = proved
                     publics[digest] = (inst, cert, rep, data)
             by_key[ep.id] = solved[digest]
         prior = {ep.id for ep in episodes if ep.reference["design"]["prior_violation"]}
         for ep in episodes:
-            claims += _design_claims(reg, arch, ep, by_key[ep.id])
+            claims += _design_claims(arch, ep, by_key[ep.id][2])
             for p in ep.reference["design"]["pairs"]:
                 # a pair with a prior-violation member carries no behavioural claim (paper eqs. 3-4), as in admission
                 if ep.id < p["with"] and not {ep.id, p["with"]} & prior:
@@ -127,12 +132,9 @@ def audit_family(reg: Registries, name: str, time_limit: float = 10.0) -> Family
     return out
 
 
-def _design_claims(reg: Registries, arch: str, ep, solved: tuple) -> list[tuple[str, str, str, str, str]]:  # noqa: ANN001
+def _design_claims(arch: str, ep, rep: DraftReport) -> list[tuple[str, str, str, str, str]]:  # noqa: ANN001
     """What a draft's design says of it alone: feasible or (designed) infeasible, and whether its history holds a
     violation (a ``prior`` draft) or not. Checked once per draft and archetype, like the pair claims."""
-    from hygiene_pddl.replay import replay
-
-    inst, _, rep = solved
     design = ep.reference["design"]
     out = []
     want = "infeasible" if design["expect_infeasible"] else "plan"
@@ -141,8 +143,7 @@ def _design_claims(reg: Registries, arch: str, ep, solved: tuple) -> list[tuple[
     else:
         why = "" if rep.status == want else f"designed {'in' * (want == 'infeasible')}feasible, but {rep.status}"
     out.append((arch, "draft", "infeasible" if want == "infeasible" else "feasible", ep.id, why))
-    violated = bool(replay(inst, reg).violations)
-    if violated != design["prior_violation"]:
+    if rep.violation != design["prior_violation"]:
         why = ("a prior draft whose history holds no violation" if design["prior_violation"] else
                "the history holds a violation but the draft is not a prior draft")
         out.append((arch, "draft", "prior", ep.id, why))
@@ -186,7 +187,6 @@ def report_text(rep: FamilyReport) -> str:
 def _source_digest() -> str:
     """The registries' files and the package's code: a cached report is reused only if neither changed."""
     import hashlib
-    from pathlib import Path
 
     from hygiene_pddl.registries.loader import default_data_dir
 
@@ -204,14 +204,13 @@ def _audit_job(job: tuple[str, float]) -> FamilyReport:
 
 
 def audit_families(reg: Registries, names: list[str], time_limit: float = 10.0, jobs: int = 1,
-                   cache: object = None, log=None) -> list[FamilyReport]:  # noqa: ANN001
+                   cache: Path | None = None, log: Callable[[str], None] | None = None) -> list[FamilyReport]:
     """Audit several families, ``jobs`` at a time (forked workers), in the order given. With ``cache`` (a folder),
     each finished report is kept there, so an interrupted run resumes where it stopped; a kept report is reused
     only for the same time limit, registries and code."""
     import pickle
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from multiprocessing import get_context
-    from pathlib import Path
 
     folder = Path(cache) if cache is not None else None
     key = f"{_source_digest()}/{time_limit!r}" if folder else ""
