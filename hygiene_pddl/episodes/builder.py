@@ -161,6 +161,13 @@ def candidates(reg: Registries, families: list[str] | None = None) -> list[Candi
     return out
 
 
+def _rows(targets: dict) -> dict[str, int]:
+    """The composition's rows: every count of ``targets`` but the number of families, groups and tiers flattened."""
+    rows = {k: v for k, v in targets.items() if not isinstance(v, dict) and k != "families"}
+    rows |= {f"group:{g}": n for g, n in targets["groups"].items()}
+    return rows | {f"tier:{t}": n for t, n in targets["tiers"].items()}
+
+
 def compose(cands: list[Candidate], fixed: dict[str, int], targets: dict = TARGETS, banned: set = frozenset(),
             time_limit: float = 60.0) -> dict[str, str]:
     """Pick one archetype per family (``fixed`` holds what the first families contribute). Returns
@@ -171,10 +178,7 @@ def compose(cands: list[Candidate], fixed: dict[str, int], targets: dict = TARGE
     fams = sorted({c.family for c in cands})
     for f in fams:
         m.add_exactly_one(v for (fam, _), v in x.items() if fam == f)
-    rows = {k: v for k, v in targets.items() if not isinstance(v, dict)}
-    rows.pop("families")
-    rows |= {f"group:{g}": n for g, n in targets["groups"].items()}
-    rows |= {f"tier:{t}": n for t, n in targets["tiers"].items()}
+    rows = _rows(targets)
     by_key = {(c.family, c.archetype): c for c in cands}
     for row, target in rows.items():
         m.add(sum(v * by_key[k].contribution.get(row, 0) for k, v in x.items()) + fixed.get(row, 0) == target)
@@ -197,9 +201,7 @@ def room(cands: list[Candidate], fixed: dict[str, int], targets: dict = TARGETS)
     """Per composition row: (row, target, the most any choice of one archetype per family gives, how many
     families can contribute to it). A row whose maximum is below its target cannot be met by these families;
     a family author's view of what the benchmark is short of (``hygiene-pddl families compose``)."""
-    rows = {k: v for k, v in targets.items() if not isinstance(v, dict) and k != "families"}
-    rows |= {f"group:{g}": n for g, n in targets["groups"].items()}
-    rows |= {f"tier:{t}": n for t, n in targets["tiers"].items()}
+    rows = _rows(targets)
     by_family: dict[str, list[Candidate]] = {}
     for c in cands:
         by_family.setdefault(c.family, []).append(c)

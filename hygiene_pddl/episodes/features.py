@@ -36,23 +36,22 @@ def features(reg: Registries, inst: Instance, state: ReplayResult) -> dict[str, 
                  for r in reg.object_types[dict(inst.objects)[o]].regions for h in rules.protected((o, r.name))]
     dirty_pads = [(c, h) for c, hs in carried.items() if rules.is_gripper_part(c) and c[1] == "pad" for h in hs]
     conflicts = sum(1 for pad, h in dirty_pads for c, ph in protected if h == ph and rules.crosses(h, pad, c))
-    start_adds = {lit.atom[0] for a in inst.actions for lit in reg.actions[a].eff_start if lit.positive}
-    coupled = any(lit.atom[0] in start_adds for a in inst.actions for lit in reg.actions[a].cond_overall)
-    unaffordable = sum(1 for a in inst.actions if any(t.target.part == "pad" for t in reg.actions[a].treats)
-                       and any(inst.remaining(s) < n for s, n in reg.actions[a].consumes))
     known = set(inst.known_events)
     relevant_events = sum(1 for f in state.contamination if rules.is_gripper_part(f.carrier) and f.carrier[1] == "pad"
                           and f.provenance[-1].step in known)
-    if getattr(reg.families.get(inst.family), "spec", None) is not None:
-        return {"request_composition": len(inst.goals),
-                "remaining_goal_composition": sum(not holds(g) for g in inst.goals),
-                "goal_preservation_conflicts": conflicts, "temporal_coupling": _coupling(reg, inst, state),
-                "multi_carrier_hazards": _carriers_on_paths(inst, carried, {h for _, h in protected}),
-                "constrained_treatment_resources": _scarce_treatments(reg, inst),
-                "relevant_known_events": relevant_events}
+    if getattr(reg.families.get(inst.family), "spec", None) is not None:  # a data family: the v2 readings
+        coupling = _coupling(reg, inst, state)
+        carriers = _carriers_on_paths(inst, carried, {h for _, h in protected})
+        scarce = _scarce_treatments(reg, inst)
+    else:
+        start_adds = {lit.atom[0] for a in inst.actions for lit in reg.actions[a].eff_start if lit.positive}
+        coupling = int(any(lit.atom[0] in start_adds for a in inst.actions for lit in reg.actions[a].cond_overall))
+        carriers = max(0, len(carried) - 1)
+        scarce = sum(1 for a in inst.actions if any(t.target.part == "pad" for t in reg.actions[a].treats)
+                     and any(inst.remaining(s) < n for s, n in reg.actions[a].consumes))
     return {"request_composition": len(inst.goals), "remaining_goal_composition": sum(not holds(g) for g in inst.goals),
-            "goal_preservation_conflicts": conflicts, "temporal_coupling": int(coupled),
-            "multi_carrier_hazards": max(0, len(carried) - 1), "constrained_treatment_resources": unaffordable,
+            "goal_preservation_conflicts": conflicts, "temporal_coupling": coupling,
+            "multi_carrier_hazards": carriers, "constrained_treatment_resources": scarce,
             "relevant_known_events": relevant_events}
 
 
