@@ -3,9 +3,9 @@ model, each with the bounds its claim relies on, compared on status and cost vec
 
     python -m hygiene_pddl.certify.agree INSTANCE.json [--time-limit S] [--max-actions N] [--nsp full|default] [--json]
 
-``--nsp full`` (the build's): the joint model with the full grounding and state, ``project``, ``focus`` and ``relax``
-off, within an action bound; ``default``: ``HygieneNSP()`` as the benchmark runs it (focused grounding, the
-relaxation's proofs), whose claim is what its notes state.
+``--nsp default`` (the build's, :func:`hygiene_pddl.episodes.reference.certify`): ``HygieneNSP()`` as the benchmark
+runs it (focused grounding, the relaxation's proofs), whose claim is what its notes state; ``full``: the joint model
+with the full grounding and state, ``project``, ``focus`` and ``relax`` off, within an action bound.
 
 Exit code 0 when both prove the same status and, when feasible, the same cost vector within bounds that their plans
 do not hit; 1 otherwise (a disagreement, an answer that is not a proof, or a plan that fills its action bound).
@@ -127,8 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("instance")
     p.add_argument("--time-limit", type=float, default=60.0, help="seconds per method")
     p.add_argument("--max-actions", type=int, default=MIN_ACTIONS, help="least action bound of the joint model")
-    p.add_argument("--nsp", choices=["full", "default"], default="full",
-                   help="full: the build's joint model within an action bound; default: HygieneNSP() as benchmarked")
+    p.add_argument("--nsp", choices=["full", "default"], default="default",
+                   help="default (the build's): HygieneNSP() as benchmarked; full: the joint model within an action "
+                        "bound")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     reg = load_registries()

@@ -130,9 +130,12 @@ def test_certification_never_turns_an_action_bound_into_infeasibility(tmp_path):
     eps = realise(reg, fam.name, "history", family_designs(reg, fam)["history"])
     ep = max(eps, key=lambda e: len(e.history))  # both pads touched the bowl: a treatment, then pick and place
     inst = instance_from_data(ep.public(reg), reg, ep.id)
-    short = certify(reg, inst, max_actions=2, time_limit=20)
+    short = certify(reg, inst, max_actions=2, time_limit=20, full=True)
     assert short.ok and short.feasible and len(short.steps) == 3, short.problem
     assert "at most 5 continuation actions" in short.methods[0] and "at most" not in short.methods[1]
+    build = certify(reg, inst, time_limit=20)  # the build's second method: Hygiene-NSP's default settings
+    assert build.ok and build.cost == short.cost, build.problem
+    assert build.methods[0].startswith("hygiene-nsp (default settings)") and "at most" not in build.methods[1]
 
 
 def test_families_check_runs_in_parallel_and_resumes_from_its_cache(tmp_path):
