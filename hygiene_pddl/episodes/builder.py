@@ -168,33 +168,71 @@ def _rows(targets: dict) -> dict[str, int]:
     return rows | {f"tier:{t}": n for t, n in targets["tiers"].items()}
 
 
+class _Model:
+    """One boolean per (family, archetype), exactly one per family, and each row's total as a linear expression."""
+
+    def __init__(self, cands: list[Candidate], fixed: dict[str, int], banned: set = frozenset()) -> None:
+        self.m = cp_model.CpModel()
+        self.x = {(c.family, c.archetype): self.m.new_bool_var(f"{c.family}/{c.archetype}") for c in cands
+                  if (c.family, c.archetype) not in banned}
+        for f in sorted({c.family for c in cands}):
+            self.m.add_exactly_one(v for (fam, _), v in self.x.items() if fam == f)
+        self.by_key = {(c.family, c.archetype): c for c in cands}
+        self.fixed = fixed
+
+    def total(self, row: str):  # noqa: ANN201 (a CP-SAT linear expression)
+        return sum(v * self.by_key[k].contribution.get(row, 0) for k, v in self.x.items()) + self.fixed.get(row, 0)
+
+    def solve(self, time_limit: float) -> tuple[cp_model.CpSolver, int]:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.random_seed = 0
+        solver.parameters.max_time_in_seconds = time_limit
+        return solver, solver.solve(self.m)
+
+    def choice(self, solver: cp_model.CpSolver) -> dict[str, str]:
+        return {f: a for (f, a), v in self.x.items() if solver.value(v)}
+
+
 def compose(cands: list[Candidate], fixed: dict[str, int], targets: dict = TARGETS, banned: set = frozenset(),
             time_limit: float = 60.0) -> dict[str, str]:
     """Pick one archetype per family (``fixed`` holds what the first families contribute). Returns
-    family → archetype, or raises ValueError naming the rows that cannot be met."""
-    m = cp_model.CpModel()
-    x = {(c.family, c.archetype): m.new_bool_var(f"{c.family}/{c.archetype}") for c in cands
-         if (c.family, c.archetype) not in banned}
-    fams = sorted({c.family for c in cands})
-    for f in fams:
-        m.add_exactly_one(v for (fam, _), v in x.items() if fam == f)
-    rows = _rows(targets)
-    by_key = {(c.family, c.archetype): c for c in cands}
-    for row, target in rows.items():
-        m.add(sum(v * by_key[k].contribution.get(row, 0) for k, v in x.items()) + fixed.get(row, 0) == target)
+    family → archetype, or raises ValueError when the rows cannot be met (:func:`closest` says which)."""
+    model = _Model(cands, fixed, banned)
+    for row, target in _rows(targets).items():
+        model.m.add(model.total(row) == target)
     # deterministic preference: earlier archetypes of each kind first
-    m.minimize(sum(v * KINDS_ORDER.get(k[1], 0) for k, v in x.items()))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = 0
-    solver.parameters.max_time_in_seconds = time_limit
-    status = solver.solve(m)
+    model.m.minimize(sum(v * KINDS_ORDER.get(k[1], 0) for k, v in model.x.items()))
+    solver, status = model.solve(time_limit)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise ValueError(f"no composition meets the targets ({solver.status_name(status)})")
-    return {f: a for (f, a), v in x.items() if solver.value(v)}
+    return model.choice(solver)
 
 
 KINDS_ORDER = {a: i for _, (archs, _) in KINDS.items() for i, a in enumerate(archs)}
+
+
+def closest(cands: list[Candidate], fixed: dict[str, int], targets: dict = TARGETS, time_limit: float = 60.0
+            ) -> tuple[dict[str, str], dict[str, int], bool]:
+    """The composition nearest the targets: one archetype per family minimising the total deviation over every
+    row (all rows together, unlike :func:`room`'s per-row maxima). Returns family → archetype, row → deviation
+    (chosen minus target, rows off only) and whether the minimum is proved (``False``: CP-SAT's best in time)."""
+    model = _Model(cands, fixed)
+    families = {c.family for c in cands}
+    devs = {}
+    for row, target in _rows(targets).items():
+        top = sum(max(c.contribution.get(row, 0) for c in cands if c.family == f) for f in families)
+        bound = top + target + fixed.get(row, 0)
+        d, a = model.m.new_int_var(-bound, bound, f"dev/{row}"), model.m.new_int_var(0, bound, f"abs/{row}")
+        model.m.add(d == model.total(row) - target)
+        model.m.add_abs_equality(a, d)
+        devs[row] = (d, a)
+    model.m.minimize(sum(a for _, a in devs.values()))
+    solver, status = model.solve(time_limit)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise ValueError(f"no composition ({solver.status_name(status)})")
+    off = {row: solver.value(d) for row, (d, _) in devs.items() if solver.value(d)}
+    return model.choice(solver), off, status == cp_model.OPTIMAL
 
 
 def room(cands: list[Candidate], fixed: dict[str, int], targets: dict = TARGETS) -> list[tuple[str, int, int, int]]:

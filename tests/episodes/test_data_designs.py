@@ -161,6 +161,8 @@ def test_families_compose_shows_the_rows_the_families_cannot_meet(tmp_path):
     run = subprocess.run([sys.executable, "-m", "hygiene_pddl", "families", "compose", "--data",
                           str(tmp_path / "data")], capture_output=True, text=True)
     assert run.returncode == 0 and "prior_unsafe" in run.stdout and "SHORT" in run.stdout
+    # one family cannot meet the benchmark: the nearest composition names the rows it is off in
+    assert "no composition meets every row at once" in run.stdout and "instances -" in run.stdout
 
 
 def test_admission_rejects_a_design_whose_drafts_violate_hygiene_unannounced(tmp_path):
