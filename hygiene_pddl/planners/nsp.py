@@ -420,7 +420,7 @@ class HygieneNSP:
             if bound < cap and (res.status is LexStatus.INFEASIBLE or (
                     res.status is LexStatus.OPTIMAL and _plan_length(jm, res) >= bound)):
                 why = "has no plan" if res.status is LexStatus.INFEASIBLE else "has an optimum that fills it"
-                notes.append(f"the bound of {bound} actions {why}: raised to {cap}")
+                notes.append(f"the bound of {bound} actions{_over(jm, every)} {why}: raised to {cap}")
                 bound = cap
             elif res.status is LexStatus.INFEASIBLE and focus:
                 focus, actions = False, every
@@ -514,9 +514,11 @@ class HygieneNSP:
                     status = PlanStatus.INFEASIBLE
                     notes.append(f"no plan{within}: none within {bound} actions (proved), and the relaxation "
                                  "excludes every other plan")
-                else:
-                    notes.append(f"no plan within {bound} actions and the deadline (proved); plans with more "
-                                 "actions or repeated ground actions are not excluded")
+                else:  # the model's claim, over its ground actions (a focused or widened model: not every one)
+                    scope = _over(jm, every)
+                    notes.append(f"no plan within {bound} actions{scope} and the deadline (proved); plans with "
+                                 f"{'other ground actions, ' if scope else ''}more actions or repeated ground actions "
+                                 "are not excluded")
             return no_plan_result(self.name, reg, inst, status, timings_since(t0, t_build), notes,
                                   timed_out=res.status is not LexStatus.INFEASIBLE)
         steps, cost = solution(jm, res)
@@ -525,8 +527,8 @@ class HygieneNSP:
             optimal = proved
             notes.append(f"optimal{within}: the best of at most {bound} actions, and the relaxation shows that no "
                          "other plan is better" if optimal else
-                         f"optimal among plans of at most {bound} actions, each ground action once; a better plan "
-                         "outside them is not excluded")
+                         f"optimal among plans of at most {bound} actions{_over(jm, every)}, each ground action once; "
+                         "a better plan outside them is not excluded")
         try:
             text = plan_text(reg, inst, steps, self.name, cost)
         except ValueError as exc:  # coinciding happenings that no epsilon offsets can order
@@ -573,6 +575,17 @@ def _with_floor(answer: PlannerResult, floor: CostVector | None, order: Sequence
     note = (f"every plan's cost vector is lexicographically at least the relaxation's optimum ({below or 'all 0'}; "
             "proved over every reachable action)")
     return replace(answer, notes=(*answer.notes, note))
+
+
+def _over(jm: JointModel, every: list[GroundAction]) -> str:
+    """What a claim about the joint model's plans must add when the model does not hold every reachable ground
+    action (the focused grounding, or a model widened from it): the ground actions it covers; '' when it holds
+    them all."""
+    own = {id(a) for a in jm.actions}
+    if all(id(a) in own for a in every):
+        return ""
+    return f" over {sum(not a.name.startswith('ongoing:') for a in jm.actions)} of the {len(every)} reachable " \
+           "ground actions"
 
 
 def _meets(jm: JointModel, res: LexResult, floor: CostVector | None) -> bool:

@@ -18,6 +18,7 @@ from tests.benchmark_files import PROBLEMS, one_per_family
 REG = load_registries()
 SPOON = PROBLEMS / "spoon_fruit" / "spoon_fruit-wash_then_touch-water_first.json"
 COCOA = PROBLEMS / "hot_cocoa" / "hot_cocoa-time_first.json"
+FOCUSED = " over 15 of the 54 reachable ground actions"  # SPOON's focused grounding, as the notes name it
 
 
 def _setup(path: Path):
@@ -61,7 +62,8 @@ def test_a_bound_without_plan_or_filled_is_raised_to_the_cap(first, why):
     result = _FirstBound(first=first).solve(inst, 60, REG)
     assert result.status is PlanStatus.PLAN and result.proved_optimal
     assert result.cost == ref.optimal_cost and len(result.steps) == 3
-    assert f"the bound of {first} actions {why}: raised to {DEFAULT_CAP}" in result.notes
+    # the bounded model is over the focused grounding: the note says so (not a claim about every plan)
+    assert f"the bound of {first} actions{FOCUSED} {why}: raised to {DEFAULT_CAP}" in result.notes
     assert f"optimal: the best of at most {DEFAULT_CAP} actions, and the relaxation shows that no other plan is " \
            "better" in result.notes
 
@@ -71,7 +73,7 @@ def test_no_plan_within_the_cap_is_claimed_only_after_raising():
     starved = replace(inst, horizon=inst.decision_time + 1)  # one TU: no treatment plus pick and place fits
     result = _FirstBound(first=1).solve(starved, 60, REG)
     assert result.status is PlanStatus.INFEASIBLE
-    assert f"the bound of 1 actions has no plan: raised to {DEFAULT_CAP}" in result.notes
+    assert f"the bound of 1 actions{FOCUSED} has no plan: raised to {DEFAULT_CAP}" in result.notes
     assert f"no plan: none within {DEFAULT_CAP} actions (proved), and the relaxation excludes every other plan" in \
         result.notes
 
@@ -108,3 +110,46 @@ def test_a_raised_bound_that_runs_out_of_time_keeps_the_earlier_plan(monkeypatch
         result.notes
     assert "optimal: the best of at most 3 actions, and the relaxation shows that no other plan is better" in \
         result.notes
+
+
+
+def test_no_plan_over_a_restricted_grounding_is_not_claimed_for_every_plan(monkeypatch):
+    """fam3's and fam5's reports: 'the bound of N actions has no plan' / 'no plan within N actions and the deadline
+    (proved)' while a valid plan of at most N actions existed. The models that said so can be over a subset of the
+    reachable ground actions (the focused grounding, a heuristic; or a widened one), kept when no model over every
+    reachable action was built in time: each such claim must name the ground actions it covers. Here the focused
+    grounding misses the pad treatments that the valid 3-action reference plan needs, and no model that holds a
+    treatment is built in time."""
+    import hygiene_pddl.planners.nsp as nsp
+    from hygiene_pddl.planners.base import ChosenStep, plan_text
+    from hygiene_pddl.planners.grounding import focused, reachable_actions
+    from hygiene_pddl.planners.joint import OutOfTime
+    from hygiene_pddl.plans.parser import parse_plan
+    from hygiene_pddl.validation.instance_level import evaluate_plan
+
+    inst = load_instance(SPOON, REG)
+    ref = load_reference(SPOON.with_name(SPOON.stem + ".reference.json"))
+    steps = [ChosenStep(s.start, s.name, s.args, s.duration, k) for k, s in enumerate(ref.plan)]
+    hand = evaluate_plan(REG, inst, parse_plan(plan_text(REG, inst, steps, "hand", ref.optimal_cost)))
+    assert hand.valid and len(steps) == 3 < DEFAULT_CAP  # a plan within every bound the notes name
+
+    def untreated(reg, inst, usable, init):
+        return [a for a in focused(reg, inst, usable, init) if not reg.actions[a.name].treats]
+
+    monkeypatch.setattr(nsp, "focused", untreated)
+    planner = HygieneNSP(relax=False)
+    real_run = planner._run
+
+    def out_of_time(reg, inst, state, actions, bound, classes, deadline, **kw):  # only treatment-free models
+        if any(reg.actions[a.name].treats for a in actions):
+            raise OutOfTime
+        return real_run(reg, inst, state, actions, bound, classes, deadline, **kw)
+
+    monkeypatch.setattr(planner, "_run", out_of_time)
+    result = planner.solve(inst, 60, REG)
+    assert result.status is PlanStatus.UNDETERMINED
+    every = len(reachable_actions(REG, inst, replay(inst, REG)))
+    claims = [n for n in result.notes if "has no plan" in n or "no plan within" in n]
+    assert claims, result.notes
+    for note in claims:  # each names the ground actions it covers (a subset of every reachable one)
+        assert f"of the {every} reachable ground actions" in note, result.notes
