@@ -59,6 +59,7 @@
       (at start (at ?o ?s))
       (at start (graspable ?o ?r))
       (at start (not (closed ?s)))
+      (at start (not (dwelling ?s)))
       (at start (not (dwelling ?o)))
       (at start (or (not (contaminated ?g-pad peanut_allergen)) (not (unsafe peanut_allergen ?g-pad ?r)) (contaminated ?r peanut_allergen)))
       (at start (or (not (contaminated ?r peanut_allergen)) (not (unsafe peanut_allergen ?r ?g-pad)) (contaminated ?g-pad peanut_allergen)))

@@ -59,6 +59,7 @@
       (at start (at ?o ?s))
       (at start (graspable ?o ?r))
       (at start (not (closed ?s)))
+      (at start (not (dwelling ?s)))
       (at start (not (dwelling ?o)))
       (at start (or (not (contaminated ?g-pad raw_meat_bacteria)) (not (unsafe raw_meat_bacteria ?g-pad ?r)) (contaminated ?r raw_meat_bacteria)))
       (at start (or (not (contaminated ?r raw_meat_bacteria)) (not (unsafe raw_meat_bacteria ?r ?g-pad)) (contaminated ?g-pad raw_meat_bacteria)))

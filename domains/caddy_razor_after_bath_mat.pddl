@@ -59,6 +59,7 @@
       (at start (at ?o ?s))
       (at start (graspable ?o ?r))
       (at start (not (closed ?s)))
+      (at start (not (dwelling ?s)))
       (at start (not (dwelling ?o)))
       (at start (or (not (contaminated ?g-pad mould)) (not (unsafe mould ?g-pad ?r)) (contaminated ?r mould)))
       (at start (or (not (contaminated ?r mould)) (not (unsafe mould ?r ?g-pad)) (contaminated ?g-pad mould)))

@@ -59,6 +59,7 @@
       (at start (at ?o ?s))
       (at start (graspable ?o ?r))
       (at start (not (closed ?s)))
+      (at start (not (dwelling ?s)))
       (at start (not (dwelling ?o)))
       (at start (or (not (contaminated ?g-pad pet_waste_bacteria)) (not (unsafe pet_waste_bacteria ?g-pad ?r)) (contaminated ?r pet_waste_bacteria)))
       (at start (or (not (contaminated ?r pet_waste_bacteria)) (not (unsafe pet_waste_bacteria ?r ?g-pad)) (contaminated ?g-pad pet_waste_bacteria)))

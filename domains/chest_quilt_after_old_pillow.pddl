@@ -59,6 +59,7 @@
       (at start (at ?o ?s))
       (at start (graspable ?o ?r))
       (at start (not (closed ?s)))
+      (at start (not (dwelling ?s)))
       (at start (not (dwelling ?o)))
       (at start (or (not (contaminated ?g-pad dust_mite_allergen)) (not (unsafe dust_mite_allergen ?g-pad ?r)) (contaminated ?r dust_mite_allergen)))
       (at start (or (not (contaminated ?r dust_mite_allergen)) (not (unsafe dust_mite_allergen ?r ?g-pad)) (contaminated ?g-pad dust_mite_allergen)))

@@ -59,6 +59,7 @@
       (at start (at ?o ?s))
       (at start (graspable ?o ?r))
       (at start (not (closed ?s)))
+      (at start (not (dwelling ?s)))
       (at start (not (dwelling ?o)))
       (at start (or (not (contaminated ?g-pad pesticide_residue)) (not (unsafe pesticide_residue ?g-pad ?r)) (contaminated ?r pesticide_residue)))
       (at start (or (not (contaminated ?r pesticide_residue)) (not (unsafe pesticide_residue ?r ?g-pad)) (contaminated ?g-pad pesticide_residue)))

@@ -59,6 +59,7 @@
       (at start (at ?o ?s))
       (at start (graspable ?o ?r))
       (at start (not (closed ?s)))
+      (at start (not (dwelling ?s)))
       (at start (not (dwelling ?o)))
       (at start (or (not (contaminated ?g-pad faecal_bacteria)) (not (unsafe faecal_bacteria ?g-pad ?r)) (contaminated ?r faecal_bacteria)))
       (at start (or (not (contaminated ?r faecal_bacteria)) (not (unsafe faecal_bacteria ?r ?g-pad)) (contaminated ?g-pad faecal_bacteria)))

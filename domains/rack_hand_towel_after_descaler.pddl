@@ -59,6 +59,7 @@
       (at start (at ?o ?s))
       (at start (graspable ?o ?r))
       (at start (not (closed ?s)))
+      (at start (not (dwelling ?s)))
       (at start (not (dwelling ?o)))
       (at start (or (not (contaminated ?g-pad cleaning_chemical_residue)) (not (unsafe cleaning_chemical_residue ?g-pad ?r)) (contaminated ?r cleaning_chemical_residue)))
       (at start (or (not (contaminated ?r cleaning_chemical_residue)) (not (unsafe cleaning_chemical_residue ?r ?g-pad)) (contaminated ?g-pad cleaning_chemical_residue)))

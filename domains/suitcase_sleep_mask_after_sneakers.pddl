@@ -59,6 +59,7 @@
       (at start (at ?o ?s))
       (at start (graspable ?o ?r))
       (at start (not (closed ?s)))
+      (at start (not (dwelling ?s)))
       (at start (not (dwelling ?o)))
       (at start (or (not (contaminated ?g-pad soil)) (not (unsafe soil ?g-pad ?r)) (contaminated ?r soil)))
       (at start (or (not (contaminated ?r soil)) (not (unsafe soil ?r ?g-pad)) (contaminated ?g-pad soil)))

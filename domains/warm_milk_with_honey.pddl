@@ -15,6 +15,7 @@
     (cooked ?x0 - thing)
     (cooking ?x0 - thing)
     (cooktop ?x0 - thing)
+    (covered ?x0 - thing)
     (dwelling ?x0 - thing)
     (empty ?x0 - gripper)
     (filled ?x0 - thing)
@@ -59,7 +60,7 @@
     (cost-makespan)
   )
 
-  ; Tip a held snack into a container.
+  ; Tip a held snack into an uncovered container.
   (:durative-action add-into
     :parameters (?g - gripper ?m - thing ?c - thing ?m-surface - carrier ?c-surface - carrier)
     :duration (= ?duration 1)
@@ -68,6 +69,7 @@
       (at start (surface-of ?c ?c-surface))
       (at start (idle ?g))
       (at start (holding ?g ?m))
+      (at start (not (covered ?c)))
       (at start (not (dwelling ?m)))
       (at start (not (dwelling ?c)))
       (at start (or (not (contaminated ?m-surface mould)) (not (unsafe mould ?m-surface ?c-surface)) (contaminated ?c-surface mould)))
@@ -180,6 +182,7 @@
       (at start (at ?o ?s))
       (at start (graspable ?o ?r))
       (at start (not (closed ?s)))
+      (at start (not (dwelling ?s)))
       (at start (not (dwelling ?o)))
       (at start (or (not (contaminated ?g-pad mould)) (not (unsafe mould ?g-pad ?r)) (contaminated ?r mould)))
       (at start (or (not (contaminated ?r mould)) (not (unsafe mould ?r ?g-pad)) (contaminated ?g-pad mould)))
@@ -245,6 +248,7 @@
       (at start (holding ?g ?c))
       (at start (filled ?c))
       (at start (cooked ?c))
+      (at start (not (covered ?d)))
       (at end (not (dwelling ?c)))
       (at end (not (dwelling ?d)))
       (at end (or (not (contaminated ?c-surface mould)) (not (unsafe mould ?c-surface ?d-surface)) (contaminated ?d-surface mould)))

@@ -62,7 +62,8 @@ SEPARATE_FROM = 12
 #: decides no cost.
 TIE_BREAK_DTIME = 0.1
 
-#: How many times the joint model is widened by what a better plan the relaxation admits would use.
+#: How many times the joint model is widened by what a better plan the relaxation admits would use; after them (or
+#: when that plan repeats a ground action) it is widened once more, to every reachable action.
 WIDEN_ROUNDS = 3
 
 #: The staged first-plan search (long tasks) may use this many times the first action bound.
@@ -461,13 +462,14 @@ class HygieneNSP:
         ``bound`` actions) that beats it (that exists at all, for no plan). When it admits one, the strong
         relaxation may still have no solution below the answer (tried once, recorded in ``tried``); else the
         model is widened by the ground actions that plan uses (and its length) and solved again, up to
-        ``WIDEN_ROUNDS`` times. A plan whose cost vector is ``floor`` (the relaxation's optimum over every
+        ``WIDEN_ROUNDS`` times, and then (or at once, when that plan repeats a ground action) to every reachable
+        action. A plan whose cost vector is ``floor`` (the relaxation's optimum over every
         reachable action) needs no such check. Returns the model, its answer, its bound and whether the answer is
         proved for every plan."""
         if _meets(jm, res, floor):
             notes.append("its cost vector meets the relaxation's lower bound over every plan")
             return jm, res, bound, True
-        for rounds in range(WIDEN_ROUNDS + 1):
+        for rounds in range(WIDEN_ROUNDS + 2):
             if res.status not in (LexStatus.OPTIMAL, LexStatus.INFEASIBLE):
                 return jm, res, bound, False
             cost = solution(jm, res)[1] if res.found else None
@@ -483,10 +485,17 @@ class HygieneNSP:
                         limit=self.max_actions, strong=True)[0]:
                     notes.append("the strong relaxation admits no better plan outside the model (proved)")
                     return jm, res, bound, True
-            if proved or escape is None or escape.repeated or rounds == WIDEN_ROUNDS or left < 0.2:
+            if proved or escape is None or left < 0.2 or rounds > WIDEN_ROUNDS:
                 return jm, res, bound, proved
-            inside = {id(a) for a in covered} | {id(a) for a in escape.outside}
-            wider = [a for a in every if id(a) in inside]
+            if escape.repeated or rounds == WIDEN_ROUNDS:
+                if len(covered) >= len(every):  # a repeat, or widened enough: no wider model holds it
+                    return jm, res, bound, proved
+                # the relaxation's escapes lead nowhere: the last widening takes every reachable action (a valid
+                # plan the relaxed escapes never point at may use several missing ones)
+                wider = every
+            else:
+                inside = {id(a) for a in covered} | {id(a) for a in escape.outside}
+                wider = [a for a in every if id(a) in inside]
             longer = max(bound, escape.occurrences) if self.max_actions is None else bound
             try:
                 jm2, res2, _ = self._run(reg, inst, state, wider, longer, classes, deadline)
@@ -495,7 +504,10 @@ class HygieneNSP:
             if res2.status not in (LexStatus.OPTIMAL, LexStatus.INFEASIBLE):
                 return jm, res, bound, False
             notes.append(f"the relaxation admits a better plan with {len(escape.outside)} other ground action(s) and "
-                         f"{escape.occurrences} actions: the joint model widened to them")
+                         f"{escape.occurrences} actions: the joint model widened to them" if wider is not every else
+                         f"the relaxation still admits a better plan ({escape.occurrences} actions"
+                         f"{', a ground action repeated' if escape.repeated else ''}): the joint model widened to "
+                         f"every reachable action ({len(every)})")
             jm, res, bound = jm2, res2, longer
         return jm, res, bound, False
 

@@ -462,9 +462,12 @@ def _load(data_dir: Path) -> Registries:
         for i, pred in enumerate(o.get("static", [])):
             if len(preds.get(pred, ())) != 1:
                 raise tc.fail([*base, "static", i], f"{pred!r} must be a declared one-argument predicate")
+        # a declared one-argument predicate named after a protection tag is static: true of every object whose
+        # type carries the tag (cook-food's (ingestible ?f))
+        tag_static = tuple(t for t in sorted(o.get("tags", [])) if len(preds.get(t, ())) == 1)
         object_types[name] = ObjectType(name, o["kind"], tuple(regions), frozenset(o.get("tags", [])),
                                         tuple(o.get("grasp", [])), o.get("base"), o.get("surface"),
-                                        tuple(o.get("static", [])), tuple(sorted(o.get("roles", {}).items())),
+                                        (*o.get("static", []), *tag_static), tuple(sorted(o.get("roles", {}).items())),
                                         o.get("capacity"))
     families: dict[str, Family] = {}
     for name, f in ts["families"].items():

@@ -46,6 +46,7 @@
       (at ?o ?s)
       (graspable ?o ?r)
       (not (closed ?s))
+      (not (dwelling ?s))
       (not (dwelling ?o))
       (or (not (contaminated ?g-pad mould)) (not (unsafe mould ?g-pad ?r)) (contaminated ?r mould))
       (or (not (contaminated ?r mould)) (not (unsafe mould ?r ?g-pad)) (contaminated ?g-pad mould))

@@ -46,6 +46,7 @@
       (at ?o ?s)
       (graspable ?o ?r)
       (not (closed ?s))
+      (not (dwelling ?s))
       (not (dwelling ?o))
       (or (not (contaminated ?g-pad peanut_allergen)) (not (unsafe peanut_allergen ?g-pad ?r)) (contaminated ?r peanut_allergen))
       (or (not (contaminated ?r peanut_allergen)) (not (unsafe peanut_allergen ?r ?g-pad)) (contaminated ?g-pad peanut_allergen))

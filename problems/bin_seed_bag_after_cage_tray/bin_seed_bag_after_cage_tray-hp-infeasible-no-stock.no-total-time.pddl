@@ -10,7 +10,7 @@
 ;   cleaning_agent: upper bound 0, weight 0
 ;   replacement_parts: upper bound 0, weight 0
 ;   solid_waste: upper bound 0, weight 0
-; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, ingestible, is-item, is-place, outer-of, side-of
 (define (problem bin_seed_bag_after_cage_tray-hp-infeasible-no-stock)
   (:domain hygiene-bin_seed_bag_after_cage_tray)
   (:objects

@@ -10,7 +10,7 @@
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
-; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, ingestible, is-item, is-place, outer-of, side-of
 (define (problem box_koi_food_after_lawn_feed-hp-f-early-spare)
   (:domain hygiene-box_koi_food_after_lawn_feed)
   (:objects

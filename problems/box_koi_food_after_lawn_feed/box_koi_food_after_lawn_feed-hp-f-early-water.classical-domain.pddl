@@ -46,6 +46,7 @@
       (at ?o ?s)
       (graspable ?o ?r)
       (not (closed ?s))
+      (not (dwelling ?s))
       (not (dwelling ?o))
       (or (not (contaminated ?g-pad pesticide_residue)) (not (unsafe pesticide_residue ?g-pad ?r)) (contaminated ?r pesticide_residue))
       (or (not (contaminated ?r pesticide_residue)) (not (unsafe pesticide_residue ?r ?g-pad)) (contaminated ?g-pad pesticide_residue))

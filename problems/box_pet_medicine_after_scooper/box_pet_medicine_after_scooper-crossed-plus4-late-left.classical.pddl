@@ -4,7 +4,7 @@
 ; action costs: lexicographic weights of the non-time dimensions in profile order, then one unit per action; split processes count at their -start
 ; dropped: the deadline (every action ends by t+5): classical planning has no clock, so a plan found here may run past it; schedule and check it with `hygiene-pddl plan --planner fd-cpsat` or `hygiene-pddl validate ... --instance`
 ; dropped: durations and concurrency (actions are instantaneous and sequential), and with them the makespan and active-robot-time dimensions of the costs
-; facts over predicates no action of K uses are left out: glove-of, grasp-of, is-item, is-place, load-of, outer-of, room-at, side-of
+; facts over predicates no action of K uses are left out: glove-of, grasp-of, ingestible, is-item, is-place, load-of, outer-of, room-at, side-of
 (define (problem box_pet_medicine_after_scooper-crossed-plus4-late-left)
   (:domain hygiene-box_pet_medicine_after_scooper)
   (:objects

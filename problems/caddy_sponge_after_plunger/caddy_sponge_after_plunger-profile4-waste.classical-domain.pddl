@@ -46,6 +46,7 @@
       (at ?o ?s)
       (graspable ?o ?r)
       (not (closed ?s))
+      (not (dwelling ?s))
       (not (dwelling ?o))
       (or (not (contaminated ?g-pad faecal_bacteria)) (not (unsafe faecal_bacteria ?g-pad ?r)) (contaminated ?r faecal_bacteria))
       (or (not (contaminated ?r faecal_bacteria)) (not (unsafe faecal_bacteria ?r ?g-pad)) (contaminated ?g-pad faecal_bacteria))

@@ -9,7 +9,7 @@
 ;   cleaning_agent: upper bound 1, weight 66
 ;   active_robot_time: upper bound 10, weight 6
 ;   makespan: upper bound 5, weight 1
-; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, ingestible, is-item, is-place, outer-of, side-of
 (define (problem carrier_hamster_dish_after_cage_tray-crossed-plus2-early-right)
   (:domain hygiene-carrier_hamster_dish_after_cage_tray)
   (:objects

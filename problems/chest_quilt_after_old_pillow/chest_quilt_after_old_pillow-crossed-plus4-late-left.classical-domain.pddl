@@ -46,6 +46,7 @@
       (at ?o ?s)
       (graspable ?o ?r)
       (not (closed ?s))
+      (not (dwelling ?s))
       (not (dwelling ?o))
       (or (not (contaminated ?g-pad dust_mite_allergen)) (not (unsafe dust_mite_allergen ?g-pad ?r)) (contaminated ?r dust_mite_allergen))
       (or (not (contaminated ?r dust_mite_allergen)) (not (unsafe dust_mite_allergen ?r ?g-pad)) (contaminated ?g-pad dust_mite_allergen))

@@ -15,6 +15,7 @@
     (cooked ?x0 - thing)
     (cooking ?x0 - thing)
     (cooktop ?x0 - thing)
+    (covered ?x0 - thing)
     (dwelling ?x0 - thing)
     (empty ?x0 - gripper)
     (filled ?x0 - thing)
@@ -45,13 +46,14 @@
     (total-cost) - number
   )
 
-  ; Tip a held snack into a container.
+  ; Tip a held snack into an uncovered container.
   (:action add-into
     :parameters (?g - gripper ?m - thing ?c - thing ?m-surface - carrier ?c-surface - carrier)
     :precondition (and
       (surface-of ?m ?m-surface)
       (surface-of ?c ?c-surface)
       (holding ?g ?m)
+      (not (covered ?c))
       (not (dwelling ?m))
       (not (dwelling ?c))
       (or (not (contaminated ?m-surface soil)) (not (unsafe soil ?m-surface ?c-surface)) (contaminated ?c-surface soil))
@@ -141,6 +143,7 @@
       (at ?o ?s)
       (graspable ?o ?r)
       (not (closed ?s))
+      (not (dwelling ?s))
       (not (dwelling ?o))
       (or (not (contaminated ?g-pad soil)) (not (unsafe soil ?g-pad ?r)) (contaminated ?r soil))
       (or (not (contaminated ?r soil)) (not (unsafe soil ?r ?g-pad)) (contaminated ?g-pad soil))
@@ -188,6 +191,7 @@
       (holding ?g ?c)
       (filled ?c)
       (cooked ?c)
+      (not (covered ?d))
       (not (dwelling ?c))
       (not (dwelling ?d))
       (or (not (contaminated ?c-surface soil)) (not (unsafe soil ?c-surface ?d-surface)) (contaminated ?d-surface soil))

@@ -10,7 +10,7 @@
 ;   cleaning_agent: upper bound 0, weight 0
 ;   replacement_parts: upper bound 0, weight 0
 ;   solid_waste: upper bound 0, weight 0
-; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, ingestible, is-item, is-place, outer-of, side-of
 (define (problem mat_water_bowl_after_paw_towel-hp-infeasible-no-stock)
   (:domain hygiene-mat_water_bowl_after_paw_towel)
   (:objects

@@ -46,6 +46,7 @@
       (at ?o ?s)
       (graspable ?o ?r)
       (not (closed ?s))
+      (not (dwelling ?s))
       (not (dwelling ?o))
       (or (not (contaminated ?g-pad raw_meat_bacteria)) (not (unsafe raw_meat_bacteria ?g-pad ?r)) (contaminated ?r raw_meat_bacteria))
       (or (not (contaminated ?r raw_meat_bacteria)) (not (unsafe raw_meat_bacteria ?r ?g-pad)) (contaminated ?g-pad raw_meat_bacteria))

@@ -46,6 +46,7 @@
       (at ?o ?s)
       (graspable ?o ?r)
       (not (closed ?s))
+      (not (dwelling ?s))
       (not (dwelling ?o))
       (or (not (contaminated ?g-pad cleaning_chemical_residue)) (not (unsafe cleaning_chemical_residue ?g-pad ?r)) (contaminated ?r cleaning_chemical_residue))
       (or (not (contaminated ?r cleaning_chemical_residue)) (not (unsafe cleaning_chemical_residue ?r ?g-pad)) (contaminated ?g-pad cleaning_chemical_residue))

@@ -10,7 +10,7 @@
 ;   cleaning_agent: upper bound 5, weight 9
 ;   replacement_parts: upper bound 2, weight 3
 ;   solid_waste: upper bound 2, weight 1
-; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, ingestible, is-item, is-place, outer-of, side-of
 (define (problem rescue_dental_chew_after_floor_cleaner-clean-profiles3-clean-time)
   (:domain hygiene-rescue_dental_chew_after_floor_cleaner)
   (:objects

@@ -9,7 +9,7 @@
 ;   cleaning_agent: upper bound 5, weight 153
 ;   active_robot_time: upper bound 16, weight 9
 ;   makespan: upper bound 8, weight 1
-; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, ingestible, is-item, is-place, outer-of, side-of
 (define (problem rescue_dinner_roll_after_silver_polish-prior-profiles-spare)
   (:domain hygiene-rescue_dinner_roll_after_silver_polish)
   (:objects

@@ -10,7 +10,7 @@
 ;   active_robot_time: upper bound 16, weight 9
 ;   makespan: upper bound 8, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
-; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, ingestible, is-item, is-place, outer-of, side-of
 (define (problem rescue_nectarine_after_weedkiller-prior-profiles-water)
   (:domain hygiene-rescue_nectarine_after_weedkiller)
   (:objects

@@ -9,7 +9,7 @@
 ;   solid_waste: upper bound 2, weight 153
 ;   active_robot_time: upper bound 16, weight 9
 ;   makespan: upper bound 8, weight 1
-; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, grasp-of, is-item, is-place, outer-of, side-of, spare_kept
 (define (problem rescue_roll_after_mouldy_bread-prior-profiles-water)
   (:domain hygiene-rescue_roll_after_mouldy_bread)
   (:objects

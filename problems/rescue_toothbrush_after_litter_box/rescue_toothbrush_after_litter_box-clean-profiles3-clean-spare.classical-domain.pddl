@@ -46,6 +46,7 @@
       (at ?o ?s)
       (graspable ?o ?r)
       (not (closed ?s))
+      (not (dwelling ?s))
       (not (dwelling ?o))
       (or (not (contaminated ?g-pad pet_waste_bacteria)) (not (unsafe pet_waste_bacteria ?g-pad ?r)) (contaminated ?r pet_waste_bacteria))
       (or (not (contaminated ?r pet_waste_bacteria)) (not (unsafe pet_waste_bacteria ?r ?g-pad)) (contaminated ?g-pad pet_waste_bacteria))

@@ -46,6 +46,7 @@
       (at ?o ?s)
       (graspable ?o ?r)
       (not (closed ?s))
+      (not (dwelling ?s))
       (not (dwelling ?o))
       (or (not (contaminated ?g-pad soil)) (not (unsafe soil ?g-pad ?r)) (contaminated ?r soil))
       (or (not (contaminated ?r soil)) (not (unsafe soil ?r ?g-pad)) (contaminated ?g-pad soil))

@@ -166,3 +166,22 @@ def test_a_goal_no_action_of_k_can_reach_is_an_input_error():
     data["goals"] = [*data["goals"], "(cooked apple)"]
     with pytest.raises(InputError, match=r"goal \(cooked apple\) can never hold"):
         render_problem(REG, instance_from_data(data, REG, "unreachable"))
+
+
+@pytest.mark.parametrize("case, plan, condition", [
+    ("v2-cook-only-food", "cook-the-knife", "(ingestible knife)"),
+    ("v2-spare-of-a-kept-item", "spare-feather", "(spare_kept feather)"),
+    ("v2-add-before-cover", "cover-first", "(covered bowl)"),
+    ("v2-pick-off-dwelling", "pick-while-dwelling", "(dwelling counter)"),
+])
+def test_what_an_action_may_take_is_checked_by_both_levels_and_val(case, plan, condition):
+    """Issue 12: cook-food cooks food only, fetch-spare takes spares only of what the household keeps spares of,
+    add-into needs an uncovered container, nothing is picked off a dwelling surface. VAL (recorded) and both levels
+    reject the variant at that condition and accept the schedule."""
+    assert VAL[(case, f"{plan}.plan")] == "invalid" and VAL[(case, "schedule.plan")] == "valid"
+    validator = _validator((HERE / case / "domain.pddl").read_text(), (HERE / case / "problem.pddl").read_text())
+    result = validator.validate(read_plan(HERE / case / f"{plan}.plan"))
+    assert not result.valid and condition.strip("()").split()[0] in (result.failure.condition or "")
+    report = evaluate_plan(REG, CASE[case].instance(REG), read_plan(HERE / case / f"{plan}.plan"))
+    assert not report.valid and condition in report.findings[0].message
+    assert validator.validate(read_plan(HERE / case / "schedule.plan")).valid

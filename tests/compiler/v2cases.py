@@ -218,3 +218,51 @@ CASES.append(
                             "(dwell-start counter counter-top)\n(dwell-end counter counter-top)\n",
                     "left-running": "(pick right spray-2 spray-trigger table right-pad)\n"
                                     "(spray right spray-2 counter n1 n0)\n(dwell-start counter counter-top)\n"}))
+
+CASES += [
+    # issue 12: cook-food cooks food (the ingestible tag), not a knife
+    Case("v2-cook-only-food", {"chicken": "chicken_breast", "knife": "cooks_knife", "pan": "skillet",
+                               "stove": "stove"},
+         _hands("(at chicken pan)", "(at knife pan)", "(at pan stove)"), ["(cooked chicken)"], ["cook-food"],
+         ["raw_meat_bacteria"], horizon=14,
+         schedule=[(0, "cook-food", ("chicken", "pan", "stove"))],
+         variants={"cook-the-knife": [(0, "cook-food", ("knife", "pan", "stove")),
+                                      (6, "cook-food", ("chicken", "pan", "stove"))]}),
+    # issue 12: fetch-spare takes a spare of what the household keeps spares of (the liner), not of a feather
+    Case("v2-spare-of-a-kept-item", {"liner": "paper_cage_liner", "feather": "moulted_feather", "bin": "waste_bin",
+                                     "worktop": "worktop"},
+         _hands("(at liner worktop)", "(at feather worktop)"), ["(at liner worktop)", "(safe liner)"],
+         ["pick", "place", "discard", "fetch-spare"], ["pet_waste_bacteria"],
+         sources=[("liner", "sheet", "pet_waste_bacteria")], stocks={"spare_items": 1}, horizon=8,
+         schedule=[(0, "pick", ("left", "liner", "edge", "worktop")), (1, "discard", ("left", "liner", "bin")),
+                   (2, "fetch-spare", ("left", "liner")), (3, "place", ("left", "liner", "worktop"))],
+         variants={"spare-feather": [(0, "pick", ("left", "feather", "quill", "worktop")),
+                                     (1, "discard", ("left", "feather", "bin")),
+                                     (2, "fetch-spare", ("left", "feather"))]}),
+    # issue 12: nothing is tipped into a covered container
+    Case("v2-add-before-cover", {"bowl": "mug", "lid": "bowl_cover", "snack": "snack_bag", "counter": "counter"},
+         _hands("(at bowl counter)", "(at lid counter)", "(at snack counter)"),
+         ["(in snack bowl)", "(safe snack)", "(covered bowl)"],
+         ["pick", "add-into", "cover"], ["soil"], horizon=8,
+         schedule=[(0, "pick", ("left", "snack", "bag", "counter")), (1, "add-into", ("left", "snack", "bowl")),
+                   (0, "pick", ("right", "lid", "knob", "counter")), (2, "cover", ("right", "lid", "bowl"))],
+         variants={"cover-first": [(0, "pick", ("left", "snack", "bag", "counter")),
+                                   (0, "pick", ("right", "lid", "knob", "counter")),
+                                   (1, "cover", ("right", "lid", "bowl")),
+                                   (2, "add-into", ("left", "snack", "bowl"))]}),
+]
+
+CASES.append(
+    # issue 12: nothing is picked off a surface while its disinfectant dwells
+    Case("v2-pick-off-dwelling", {"spray": "disinfectant_spray", "counter": "counter", "apple": "apple",
+                                  "table": "table"},
+         _hands("(at spray table)", "(at apple counter)"), ["(at apple table)", "(safe apple)"],
+         ["pick", "place", "spray", "dwell"], ["raw_meat_bacteria"], sources=[("counter", "top", "raw_meat_bacteria")],
+         stocks={"disinfectant": 1}, horizon=12,
+         schedule=[(0, "pick", ("right", "spray", "trigger", "table")), (1, "spray", ("right", "spray", "counter")),
+                   (2, "dwell", ("counter",)), (8, "pick", ("left", "apple", "skin", "counter")),
+                   (9, "place", ("left", "apple", "table"))],
+         variants={"pick-while-dwelling": [(0, "pick", ("right", "spray", "trigger", "table")),
+                                           (1, "spray", ("right", "spray", "counter")), (2, "dwell", ("counter",)),
+                                           (3, "pick", ("left", "apple", "skin", "counter")),
+                                           (4, "place", ("left", "apple", "table"))]}))
