@@ -218,11 +218,9 @@ def closest(cands: list[Candidate], fixed: dict[str, int], targets: dict = TARGE
     row (all rows together, unlike :func:`room`'s per-row maxima). Returns family → archetype, row → deviation
     (chosen minus target, rows off only) and whether the minimum is proved (``False``: CP-SAT's best in time)."""
     model = _Model(cands, fixed)
-    families = {c.family for c in cands}
     devs = {}
-    for row, target in _rows(targets).items():
-        top = sum(max(c.contribution.get(row, 0) for c in cands if c.family == f) for f in families)
-        bound = top + target + fixed.get(row, 0)
+    for row, target, most, _ in room(cands, fixed, targets):  # |total - target| <= most + target
+        bound = most + target
         d, a = model.m.new_int_var(-bound, bound, f"dev/{row}"), model.m.new_int_var(0, bound, f"abs/{row}")
         model.m.add(d == model.total(row) - target)
         model.m.add_abs_equality(a, d)

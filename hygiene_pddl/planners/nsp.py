@@ -349,7 +349,7 @@ class HygieneNSP:
         """Whether the strong relaxation over every reachable action has no solution below ``cost`` (none at all,
         for None) within ``seconds``, its model's build included (not tried when the build alone would likely
         take them: ``STRONG_BUILD`` per ground action); recorded in ``tried``."""
-        if not self.relax or not every or seconds < max(STRONG_MARGIN, 2 * STRONG_BUILD * len(every)):
+        if not self.relax or not every or not _strong_affordable(seconds, every):
             return False
         tried.add(cost)
         return bool(nothing_below(reg, inst, state, every, cost, RELAXATION_SETTINGS, seconds, self.max_actions,
@@ -480,7 +480,7 @@ class HygieneNSP:
             if not proved and tried is not None and cost not in tried and self.relax:
                 tried.add(cost)  # the strong relaxation admits no better plan outside the model either
                 seconds = STRONG_SHARE * (deadline - time.perf_counter())
-                if seconds >= max(STRONG_MARGIN, 2 * STRONG_BUILD * len(every)) and better_plan_possible(
+                if _strong_affordable(seconds, every) and better_plan_possible(
                         reg, inst, state, every, covered, self.max_actions or bound, cost, SETTINGS, seconds,
                         limit=self.max_actions, strong=True)[0]:
                     notes.append("the strong relaxation admits no better plan outside the model (proved)")
@@ -587,6 +587,12 @@ def _with_floor(answer: PlannerResult, floor: CostVector | None, order: Sequence
     note = (f"every plan's cost vector is lexicographically at least the relaxation's optimum ({below or 'all 0'}; "
             "proved over every reachable action)")
     return replace(answer, notes=(*answer.notes, note))
+
+
+def _strong_affordable(seconds: float, every: list[GroundAction]) -> bool:
+    """Whether ``seconds`` leave room for the strong relaxation over ``every``: its build alone takes about
+    ``STRONG_BUILD`` per ground action."""
+    return seconds >= max(STRONG_MARGIN, 2 * STRONG_BUILD * len(every))
 
 
 def _over(jm: JointModel, every: list[GroundAction]) -> str:
