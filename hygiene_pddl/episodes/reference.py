@@ -16,6 +16,7 @@ from fractions import Fraction
 from compiler import ticks
 from compiler.steps import StepMapper
 from hygiene_pddl.costs import CostVector
+from hygiene_pddl.episodes.handedness import mirrored, mirrored_steps, right_handed
 from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.planners.base import EPSILON, ChosenStep, plan_text
 from hygiene_pddl.plans.model import Plan, PlanStep
@@ -52,7 +53,8 @@ def certify(reg: Registries, inst: Instance, max_actions: int = MAX_ACTIONS, tim
     relies on."""
     from hygiene_pddl.certify.agree import cross_check
 
-    ag = cross_check(reg, inst, time_limit, max_actions, full)
+    right = right_handed(inst.family)
+    ag = cross_check(reg, mirrored(reg, inst) if right else inst, time_limit, max_actions, full)
     a, b = ag.nsp, ag.exact
     methods = (f"{a.method} within: {a.bounds}", f"{b.method} within: {b.bounds}")
     if b.status == "optimal" or b.status == "infeasible":
@@ -60,8 +62,17 @@ def certify(reg: Registries, inst: Instance, max_actions: int = MAX_ACTIONS, tim
     else:
         feasible = a.cost is not None
     ref = a if a.cost is not None or not feasible else b
-    return Certified(inst.id, feasible, ref.cost if feasible else None, ref.steps if feasible else (),
-                     a.plan_text if ref is a else b.plan_text, methods, ag.problem)
+    text = a.plan_text if ref is a else b.plan_text
+    if not right or not feasible:
+        return Certified(inst.id, feasible, ref.cost if feasible else None, ref.steps if feasible else (), text,
+                         methods, ag.problem)
+    steps = mirrored_steps(reg, ref.steps)
+    planner = text.splitlines()[0].removeprefix("; planner: ") if text.startswith("; planner: ") else ref.method
+    text = plan_text(reg, inst, list(steps), planner, ref.cost)
+    problem = ag.problem
+    if evaluate_plan(reg, inst, parse_plan(text)).cost != ref.cost:  # a renaming: never, unless a gripper is special
+        problem = problem or "the mirrored reference plan does not cost the same under the instance"
+    return Certified(inst.id, feasible, ref.cost, steps, text, methods, problem)
 
 
 def for_twin(reg: Registries, twin: Instance, plan: str) -> Plan:
