@@ -25,7 +25,7 @@ import enum
 import heapq
 import itertools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hygiene_pddl.certify.bounds import (
     DIGIT,
@@ -82,37 +82,50 @@ class _Invalid(Exception):
 
 
 # A running action: (end, group: 0 ongoing history / 1 continuation, rank, key, start, gid)
-#   rank orders equal ends (history: minus its record index, later records first; continuation: start sequence),
-#   gid: the tight-plan group of a delayed start (-1: anchored, or history)
+#   rank: history: minus its record index (equal ends: later records first); continuation: the step's number (its
+#   start sequence), which names it in the order relation; gid: the tight-plan group of a delayed start (-1: anchored,
+#   or history)
 Run = tuple[int, int, int, int, int, int]
-# A group of delayed starts at one time: (gid, start, members still running, witness sources, may get a witness)
-Group = tuple[int, int, int, frozenset[int], bool]
-# A happening at the node's time: (phase 0 start / 1 end, key, start, gid)
-Now = tuple[int, int, int, int]
+# A group of delayed starts at one time: (gid, start, members still running, witnessed)
+Group = tuple[int, int, int, bool]
+# A happening at the node's time: (phase 0 start / 1 end, key, start, gid, rank (-1: history))
+Now = tuple[int, int, int, int, int]
+# The order of steps (their epsilon offsets), as pairs (rank a, rank b): a's happenings precede b's at every instant
+# both have one (closed under transitivity; only pairs of steps that still have a happening)
+Before = frozenset[tuple[int, int]]
+
+
+def _run_order(r: Run) -> tuple:
+    """Running actions by end; equal ends: history (later records first), then by action and start (not by start
+    sequence: the ends at one instant are ordered by the search, not by this)."""
+    return (r[0], r[1], r[2]) if r[1] == 0 else (r[0], r[1], r[3], r[4], r[2])
 
 
 class _Node:
-    __slots__ = ("t", "facts", "contam", "stocks", "running", "groups", "now", "mk", "add", "n", "last", "parent",
-                 "chosen", "landmarks", "alive", "total")
+    __slots__ = ("t", "facts", "contam", "stocks", "running", "groups", "now", "before", "mk", "add", "n", "last",
+                 "seq", "parent", "chosen", "ended", "landmarks", "alive", "total")
 
     def __init__(self, t: int, facts: int, contam: int, stocks: tuple[int, ...], running: tuple[Run, ...],
-                 groups: tuple[Group, ...], now: tuple[Now, ...], mk: int, add: tuple[int, ...], n: int, last: int,
-                 parent: _Node | None, chosen: ChosenStep | None):
+                 groups: tuple[Group, ...], now: tuple[Now, ...], before: Before, mk: int, add: tuple[int, ...],
+                 n: int, last: tuple[int, int] | None, seq: int, parent: _Node | None, chosen: ChosenStep | None,
+                 ended: tuple[tuple[int, int], ...] = ()):
         self.t, self.facts, self.contam, self.stocks = t, facts, contam, stocks
-        self.running, self.groups, self.now = running, groups, now
-        self.mk, self.add, self.n, self.last, self.parent, self.chosen = mk, add, n, last, parent, chosen
+        self.running, self.groups, self.now, self.before = running, groups, now, before
+        self.mk, self.add, self.n, self.last, self.seq = mk, add, n, last, seq
+        self.parent, self.chosen, self.ended = parent, chosen, ended  # ended: (rank, position) of ends done here
         self.landmarks: _Landmarks | None = None  # from the last fresh bound on this path, with the cuts still
         self.alive = 0  # not hit since, and their total cost
         self.total = 0
 
     def signature(self, symmetry: Symmetry | None = None) -> tuple:
         """Everything the node's futures depend on, relative to its time (the cost so far is compared, not keyed;
-        group ids renamed in order of appearance). With ``symmetry``, a node with no start yet at its time is
-        represented by its orbit's representative (mid-time nodes keep their names: the commuting-start order is
-        by action index, which a renaming does not preserve)."""
+        group ids renamed in order of appearance, steps named by their place among the running actions and the ends
+        done at this time). With ``symmetry``, a node with no continuation happening yet at its time is represented
+        by its orbit's representative (mid-time nodes keep their names: the commuting order is by action index,
+        which a renaming does not preserve)."""
         t = self.t
         facts, contam, running_, now_ = self.facts, self.contam, self.running, self.now
-        if symmetry is not None and self.last < 0:
+        if symmetry is not None and self.last is None:
             renaming = symmetry.renaming(facts, contam, running_, now_, t)
             facts, contam, running_, now_ = symmetry.image(renaming, facts, contam, running_, now_)
         names: dict[int, int] = {}
@@ -124,10 +137,15 @@ class _Node:
             return names.get(g, -2) if g >= 0 else g
 
         running = tuple((e - t, grp, key, s - t, name(g)) for e, grp, _, key, s, g in running_)
-        groups = tuple(sorted((name(g), s - t, left, frozenset(map(name, wit)), pot)
-                              for g, s, left, wit, pot in self.groups))
-        now = tuple((ph, key, s - t, name(g)) for ph, key, s, g in now_)
-        return (facts, contam, self.stocks, running, groups, now, self.last)
+        groups = tuple(sorted((name(g), s - t, left, wit) for g, s, left, wit in self.groups))
+        now = tuple(sorted((ph, key, s - t, name(g)) for ph, key, s, g, _ in now_))
+        order = ()
+        if self.before:
+            place = {r[2]: i for i, r in enumerate(running_) if r[1] == 1}
+            for *_, rank in sorted(x for x in now_ if x[0] == 1 and x[4] >= 0):  # then the ends done at this time
+                place[rank] = len(place)
+            order = tuple(sorted((place[a], place[b]) for a, b in self.before))
+        return (facts, contam, self.stocks, running, groups, now, order, self.last)
 
 
 class _Search:
@@ -150,8 +168,8 @@ class _Search:
         self.post_dims = [ADDITIVE.index(d) for d in profile[mk_at + 1:]]
         self._rw: dict[tuple[int, int], tuple[int, int, int, int]] = {}
         self._inter: dict[tuple, bool] = {}
-        self._dep: dict[tuple[int, int], bool] = {}
         self.potential = [self._potential(a) for a in actions] if reductions else []
+        self.eager = [self._eager(k) for k in range(len(self.acts))] if reductions else []
         self.relaxed = RelaxedTask(task, actions, mutex_groups(task, task.actions)) if reductions else None
         if self.relaxed is not None:
             rt = self.relaxed
@@ -192,23 +210,24 @@ class _Search:
             self._inter[k] = bool(wx & (ry | wy) or wy & rx or cx & cy or (resources and sx & sy))
         return self._inter[k]
 
-    def dependent(self, a: int, b: int) -> bool:
-        """Some happening of step a interferes with some happening of step b."""
-        if (a, b) not in self._dep:
-            self._dep[(a, b)] = any(self.interferes((a, pa), (b, pb)) for pa in (0, 1) for pb in (0, 1))
-        return self._dep[(a, b)]
-
     def _potential(self, a: GroundAction) -> bool:
-        """Whether the end of ``a`` could ever be passed by a happening it interferes with when ``a`` moves one TU
-        earlier: a start of an action not sharing its resources, or the end of a shorter one (kinds a and b)."""
+        """Whether a happening not yet known when ``a`` starts could come before its end at that instant and interfere
+        with it (a tight-plan witness): the start of an action not sharing its resources, or the end of one as short
+        or shorter (it starts no earlier)."""
         for b in self.steps:
             if b.resources & a.resources:
                 continue
             if self.interferes((a.index, 1), (b.index, 0), False):
                 return True
-            if b.duration < a.duration and self.interferes((a.index, 1), (b.index, 1), False):
+            if b.duration <= a.duration and self.interferes((a.index, 1), (b.index, 1), False):
                 return True
         return False
+
+    def _eager(self, key: int) -> bool:
+        """No start can interfere with the end of running action ``key`` while it is pending (a start needing its
+        resources cannot come before it): in the commuting order such an end comes before every start."""
+        return not any(self.interferes((key, 1), (b.index, 0)) for b in self.steps
+                       if not b.resources & self.acts[key].resources)
 
     # --- happenings -------------------------------------------------------------------------------------------
     def happen(self, p: Phase, facts: int, contam: int) -> tuple[int, int]:
@@ -257,6 +276,20 @@ class _Search:
             return False
         return all(node.stocks[s] >= n for s, n in a.consumes)
 
+    def order(self, node: _Node, phase: int, key: int, rank: int, now: list[Now]) -> Before:
+        """The order relation after a happening of step ``rank`` at ``node.t``: every step whose happening done
+        at this time interferes with it comes before it (its epsilon offset is smaller). Raises when the relation
+        would say the opposite too (no offsets realise the plan)."""
+        before = node.before
+        preds = {m for ph, k, _, _, m in now if m >= 0 and m != rank and self.interferes((k, ph), (key, phase))}
+        if not preds:
+            return before
+        if any((rank, m) in before for m in preds):
+            raise _Invalid("no epsilon offsets order these happenings")
+        lower = set(preds) | {x for x, y in before if y in preds}
+        upper = {rank} | {y for x, y in before if x == rank}
+        return before | frozenset((x, y) for x in lower for y in upper)
+
     def start(self, node: _Node, a: GroundAction) -> _Node:
         """``a`` starts at ``node.t`` after every happening already done at ``node.t``."""
         t = node.t
@@ -269,70 +302,93 @@ class _Search:
         running = list(node.running)
         now = list(node.now)
         if self.reductions and t > 0 and not any(
-                self.interferes((a.index, 0), (key, ph)) for ph, key, _, g in now if ph == 1 or g < 0):
-            # a delayed start: it interferes with no end at t and no anchored start at t before it
-            joined = sorted({g for ph, key, _, g in now if ph == 0 and g >= 0
+                self.interferes((a.index, 0), (key, ph)) for ph, key, _, g, _ in now if ph == 1 or g < 0):
+            # a delayed start: it interferes with no end done at t and no anchored start at t before it
+            joined = sorted({g for ph, key, _, g, _ in now if ph == 0 and g >= 0
                              and self.interferes((a.index, 0), (key, 0))})
             gid = joined[0] if joined else node.n
-            wit: set[int] = set()
+            if not joined and not self.potential[a.index] and not any(
+                    r[0] == t + a.duration and self.interferes((a.index, 1), (r[3], 1), False) for r in running):
+                raise _Invalid("not tight")  # nothing could come before its end at that instant and interfere
             left = 1
-            pot = self.potential[a.index]
             for g in [x for x in groups if x[0] in joined]:
                 left += g[2]
-                wit |= g[3]
-                pot = pot or g[4]
                 groups.remove(g)
             rename = set(joined)
             if len(joined) > 1:
                 running = [(*r[:5], gid if r[5] in rename else r[5]) for r in running]
-                now = [(ph, k, s, gid if g in rename else g) for ph, k, s, g in now]
-                groups = [(g, s, n, frozenset(gid if w in rename else w for w in ws), p) for g, s, n, ws, p in groups]
-                wit = {gid if w in rename else w for w in wit}
-            end = t + a.duration
-            for r in running:  # kind (c)/(d): ends at the same time, before a's end, that a's end interferes with
-                if r[0] == end and r[5] != gid and self.interferes((a.index, 1), (r[3], 1), False):
-                    wit.add(r[5])
-            witnessed = any(w != gid for w in wit)
-            if not witnessed and not pot:
-                raise _Invalid("not tight")
-            groups.append((gid, t, left, frozenset(wit), pot))
+                now = [(ph, k, s, gid if g in rename else g, m) for ph, k, s, g, m in now]
+            groups.append((gid, t, left, False))
+        before = self.order(node, 0, a.index, node.n, now)
         entry: Run = (t + a.duration, 1, node.n, a.index, t, gid)
         running.append(entry)
-        running.sort()
+        running.sort(key=_run_order)
         run_t = tuple(running)
         self.check_overall(facts, run_t)
-        now.append((0, a.index, t, gid))
+        now.append((0, a.index, t, gid, node.n))
         add = tuple(x + y for x, y in zip(node.add, a.additive, strict=True))
-        chosen = ChosenStep(t, a.name, a.args, a.duration, node.n)
-        return _Node(t, facts, contam, tuple(stocks), run_t, tuple(sorted(groups)), tuple(now),
-                     max(node.mk, t + a.duration), add, node.n + 1, a.index, node, chosen)
+        chosen = ChosenStep(t, a.name, a.args, a.duration, node.seq)
+        return _Node(t, facts, contam, tuple(stocks), run_t, tuple(sorted(groups)), tuple(now), before,
+                     max(node.mk, t + a.duration), add, node.n + 1, (1, a.index), node.seq + 1, node, chosen)
+
+    def pending(self, node: _Node) -> list[Run]:
+        """The continuation actions that end at ``node.t`` and have not ended yet."""
+        return [r for r in node.running if r[0] == node.t and r[1] == 1]
+
+    def end(self, node: _Node, r: Run, now: list[Now] | None = None) -> _Node:
+        """The end of running continuation action ``r`` at ``node.t``, after every happening already done there."""
+        t = node.t
+        _, _, rank, key, s, gid = r
+        facts, contam = self.happen(self.acts[key].end, node.facts, node.contam)
+        running = tuple(x for x in node.running if x is not r)
+        self.check_overall(facts, running)
+        now = list(node.now) if now is None else now
+        before = self.order(node, 1, key, rank, now)
+        groups = list(node.groups)
+        if gid >= 0:
+            i = next(i for i, g in enumerate(groups) if g[0] == gid)
+            g = groups[i]
+            # a witness: a happening before this end at this instant that the end interferes with (moving the
+            # group one TU earlier would pass it)
+            wit = g[3] or any(hg != gid and self.interferes((key, 1), (k, ph), False) for ph, k, _, hg, _ in now)
+            if g[2] == 1:
+                if not wit:
+                    raise _Invalid("not tight")
+                del groups[i]
+            else:
+                groups[i] = (gid, g[1], g[2] - 1, wit)
+        now.append((1, key, s, gid, rank))
+        return _Node(t, facts, contam, node.stocks, running, tuple(groups), tuple(now), before, node.mk, node.add,
+                     node.n, (0, key), node.seq + 1, node, None, ((rank, node.seq),))
 
     def advance(self, node: _Node, to: int) -> _Node:
-        """Let time pass to ``to`` (nothing happens strictly between) and perform the ends at ``to``."""
+        """Let time pass to ``to`` (nothing happens strictly between) and perform the ends of ongoing history
+        actions at ``to`` (they come first); with the reductions, also the continuation ends at ``to`` that nothing
+        else at ``to`` can interfere with (they commute with everything there). The other ends at ``to`` are left
+        pending: they happen at ``to``, in an order the search chooses, interleaved with the starts."""
         facts, contam = node.facts, node.contam
         running = list(node.running)
-        groups = {g[0]: list(g) for g in node.groups}
-        prev = node.now if to == node.t + 1 else ()
         now: list[Now] = []
-        while running and running[0][0] == to:
-            e = running.pop(0)
-            _, _, _, key, s, gid = e
+        while running and running[0][0] == to and running[0][1] == 0:
+            _, _, _, key, s, _ = running.pop(0)
             facts, contam = self.happen(self.acts[key].end, facts, contam)
             self.check_overall(facts, tuple(running))
-            if gid >= 0:
-                g = groups[gid]
-                for ph, k, hs, hg in prev:  # kinds (a)/(b): happenings at to-1 that the end would pass
-                    if hg != gid and (ph == 0 or hs >= s) and self.interferes((key, 1), (k, ph), False):
-                        g[3] = g[3] | {hg}
-                g[2] -= 1
-                if g[2] == 0:
-                    if not any(w != gid for w in g[3]):
-                        raise _Invalid("not tight")
-                    del groups[gid]
-            now.append((1, key, s, gid))
-        return _Node(to, facts, contam, node.stocks, tuple(running),
-                     tuple(sorted((g, s, n, frozenset(w), p) for g, s, n, w, p in groups.values())), tuple(now),
-                     node.mk, node.add, node.n, -1, node, None)
+            now.append((1, key, s, -1, -1))
+        live = {r[2] for r in running if r[1] == 1}
+        before = frozenset(p for p in node.before if p[0] in live and p[1] in live)
+        mid = _Node(to, facts, contam, node.stocks, tuple(running), node.groups, tuple(now), before, node.mk,
+                    node.add, node.n, None, node.seq, node, None)
+        if not self.reductions:
+            return mid
+        ends = [r for r in running if r[0] == to]
+        free = [r for r in ends if self.eager[r[3]] and not any(
+            x is not r and self.interferes((r[3], 1), (x[3], 1)) for x in ends)]
+        ended: list[tuple[int, int]] = []
+        for r in sorted(free, key=lambda x: x[3]):
+            mid = self.end(mid, r, list(mid.now))
+            ended += mid.ended
+        return _Node(to, mid.facts, mid.contam, mid.stocks, mid.running, mid.groups, mid.now, mid.before, mid.mk,
+                     mid.add, mid.n, None, mid.seq, node, None, tuple(ended))
 
     def next_time(self, node: _Node, startable: list[GroundAction]) -> int | None:
         """The next time anything can happen: the next end, or an earlier time at which an action startable now
@@ -583,8 +639,8 @@ def prepare(reg: Registries, inst: Instance, max_actions: int | None = None, red
         notes.append(f"{task.prior_violations} prior violation(s) in the history (kept on record)")
     n_steps = len(actions)
     running0 = tuple(sorted((end, 0, -ga.history, n_steps + j, -1, -1) for j, (ga, end) in enumerate(task.ongoing)))
-    root = _Node(0, task.facts, task.contam, task.stocks, running0, (), (), 0, (0,) * len(ADDITIVE), 0, -1, None,
-                 None)
+    root = _Node(0, task.facts, task.contam, task.stocks, running0, (), (), frozenset(), 0, (0,) * len(ADDITIVE), 0,
+                 None, 0, None, None)
     return search, root, symmetry, notes
 
 
@@ -605,15 +661,21 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
     bounds_text = _bounds_text(task, max_actions)
 
     def result(status: SearchStatus, node: _Node | None, expanded: int) -> SearchResult:
-        chosen: list[ChosenStep] = []
+        chosen: dict[int, ChosenStep] = {}
+        ends: dict[int, int] = {}
         cost = None
         if node is not None:
             cost = CostVector((*node.add, node.mk))
             while node is not None:
                 if node.chosen is not None:
-                    chosen.append(node.chosen)
+                    assert node.parent is not None
+                    chosen[node.parent.n] = node.chosen
+                ends.update(node.ended)
                 node = node.parent
-        plan = tuple(sorted(chosen, key=lambda c: (c.start, c.order)))
+        # order, end_order: the positions of each step's start and end among the plan's happenings (the plan writer
+        # orders interfering happenings at one instant by them)
+        plan = tuple(sorted((replace(c, end_order=ends.get(rank)) for rank, c in chosen.items()),
+                            key=lambda c: (c.start, c.order)))
         return SearchResult(status, cost, plan, expanded, time.perf_counter() - t_begin, max_actions, len(actions),
                             tuple(notes), bounds_text, time.process_time() - cpu_begin, search.evaluations)
 
@@ -680,7 +742,20 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
         children: list[tuple[_Node, GroundAction | None]] = []
         busy = search.busy(node.running)
         startable = [a for a in actions if search.startable(node, a, busy)]
-        if node.running or not reductions:
+        pending = search.pending(node)
+        last = node.last if reductions else None  # happenings at one instant commute unless they interfere: of
+        prev = None if last is None else (last[1], 1 - last[0])  # the orders of commuting ones only the sorted one
+        if pending:
+            for r in pending:
+                if last is not None and (0, r[3]) < last and not search.interferes(prev, (r[3], 1)):
+                    continue
+                try:
+                    children.append((search.end(node, r), None))
+                except _Invalid:
+                    pass
+            if reductions and all(search.eager[r[3]] for r in pending):
+                startable = []  # no start can interfere with these ends: in the sorted order they come first
+        elif node.running or not reductions:
             to = search.next_time(node, startable)
             if to is not None:
                 try:
@@ -689,8 +764,8 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
                     pass
         if max_actions is None or node.n < max_actions:
             for a in startable:
-                if reductions and node.last >= 0 and a.index < node.last and not search.dependent(node.last, a.index):
-                    continue  # simultaneous independent starts commute: only the sorted order is explored
+                if last is not None and (1, a.index) < last and not search.interferes(prev, (a.index, 0)):
+                    continue
                 try:
                     children.append((search.start(node, a), a))
                 except _Invalid:

@@ -64,7 +64,7 @@ class Symmetry:
                 a = self.actions[key]
                 for o in self.action_members[key]:
                     keys[o].append(("r", r[0] - t, a.name, tuple(self._name(x) if x != o else "*" for x in a.args)))
-        for ph, key, _, _ in now:
+        for ph, key, *_ in now:
             if key < self.n_actions:
                 a = self.actions[key]
                 for o in self.action_members[key]:
@@ -90,7 +90,7 @@ class Symmetry:
             c |= 1 << (carriers[b // H] * H + b % H)
         n = self.n_actions
         run = tuple((*r[:3], acts[r[3]] if r[3] < n else r[3], *r[4:]) for r in running)
-        cur = tuple((ph, acts[k] if k < n else k, s, g) for ph, k, s, g in now)
+        cur = tuple((ph, acts[k] if k < n else k, *rest) for ph, k, *rest in now)
         return f, c, run, cur
 
     def maps(self, renaming: tuple) -> tuple[list[int], list[int], list[int]]:

@@ -10,23 +10,30 @@ reduced search's ground actions, and each node is evaluated by the reduced searc
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from hygiene_pddl.certify.search import _Search, prepare
 from hygiene_pddl.instances.model import Instance
+from hygiene_pddl.planners.base import ChosenStep
 from hygiene_pddl.registries import Registries
+from tests.certify.brute import happening_order
 
 Step = tuple[int, str, tuple[str, ...]]  # (start, action name, arguments), in the plan's start order
 
 
-def bounds_along(reg: Registries, inst: Instance, steps: Iterable[Step]) -> tuple[list[tuple], tuple] | None:
+def bounds_along(reg: Registries, inst: Instance, steps: Iterable[Step | ChosenStep]
+                 ) -> tuple[list[tuple], tuple] | None:
     """(the key of every node along the plan, the plan's final key); None when a step is not among the reduced
-    search's ground actions (the relevance filter dropped it)."""
+    search's ground actions (the relevance filter dropped it). Steps given as (start, name, args) end before the starts
+    at their end time; a plan's ChosenSteps keep their happening order (``order``, ``end_order``)."""
     search, node, _, _ = prepare(reg, inst)
     plain = _Search(search.task, search.steps, inst.profile.order, None, False)
     by_name = {(a.name, a.args): a for a in search.steps}
-    plan = sorted(steps, key=lambda s: s[0])  # stable: simultaneous starts keep the plan's order
-    if any((name, args) not in by_name for _, name, args in plan):
+    plan = [s if isinstance(s, ChosenStep) else ChosenStep(s[0], s[1], s[2], 0, i) for i, s in enumerate(steps)]
+    if any((s.name, s.args) not in by_name for s in plan):
         return None
+    plan = sorted((replace(s, duration=by_name[(s.name, s.args)].duration) for s in plan),
+                  key=lambda s: (s.start, s.order))
     keys: list[tuple] = []
 
     def bound() -> None:
@@ -35,11 +42,17 @@ def bounds_along(reg: Registries, inst: Instance, steps: Iterable[Step]) -> tupl
         keys.append(fresh[0])
 
     bound()
-    for start, name, args in plan:
-        while node.t < start:
-            node = plain.advance(node, min([r[0] for r in node.running] + [start]))
+    rank: dict[int, int] = {}
+    for time, _, phase, i in happening_order(plan):
+        while node.t < time:
+            assert not plain.pending(node), "the plan leaves an end undone"
+            node = plain.advance(node, min([r[0] for r in node.running] + [time]))
             bound()
-        node = plain.start(node, by_name[(name, args)])
+        if phase:
+            rank[i] = node.n
+            node = plain.start(node, by_name[(plan[i].name, plan[i].args)])
+        else:
+            node = plain.end(node, next(r for r in node.running if r[1] == 1 and r[2] == rank[i]))
         bound()
     while node.running:
         node = plain.advance(node, node.running[0][0])

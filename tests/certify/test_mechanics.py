@@ -148,7 +148,6 @@ def test_the_reductions_lose_nothing_on_random_spare_glove_and_basket_tasks(inst
     along its plan."""
     plain = _agrees_with_the_plain_search(inst)
     if plain.steps:
-        along = bounds_along(REG, inst, [(s.start, s.name, s.args)
-                                         for s in sorted(plain.steps, key=lambda s: (s.start, s.order))])
+        along = bounds_along(REG, inst, list(plain.steps))
         if along is not None:  # None: a step the relevance filter drops (the plan has a cheaper twin)
             assert all(k <= along[1] for k in along[0])
