@@ -169,7 +169,12 @@ class _Search:
         self._rw: dict[tuple[int, int], tuple[int, int, int, int]] = {}
         self._inter: dict[tuple, bool] = {}
         self.potential = [self._potential(a) for a in actions] if reductions else []
-        self.eager = [self._eager(k) for k in range(len(self.acts))] if reductions else []
+        self.rivals = [self._rivals(k) if k < self.n_steps else [] for k in range(len(self.acts))] \
+            if reductions else []
+        self.start_adds = self.start_dels = 0
+        for a in actions:
+            self.start_adds |= a.start.may_add
+            self.start_dels |= a.start.may_del
         self.relaxed = RelaxedTask(task, actions, mutex_groups(task, task.actions)) if reductions else None
         if self.relaxed is not None:
             rt = self.relaxed
@@ -223,11 +228,38 @@ class _Search:
                 return True
         return False
 
-    def _eager(self, key: int) -> bool:
-        """No start can interfere with the end of running action ``key`` while it is pending (a start needing its
-        resources cannot come before it): in the commuting order such an end comes before every start."""
-        return not any(self.interferes((key, 1), (b.index, 0)) for b in self.steps
-                       if not b.resources & self.acts[key].resources)
+    def _rivals(self, key: int) -> list[GroundAction]:
+        """The actions whose start might come before the end of running action ``key`` at its instant and interfere
+        with it: not needing its resources, and with no start condition contrary to its over-all condition (which
+        holds before every happening while it runs)."""
+        r = self.acts[key]
+        need, forbid = r.overall[0], r.overall[1]
+        return [b for b in self.steps if not b.resources & r.resources and self.interferes((key, 1), (b.index, 0))
+                and not (b.start.cond[0] & forbid or b.start.cond[1] & need)]
+
+    def eager(self, node: _Node, r: Run) -> bool:
+        """No start can come before the pending end ``r`` at ``node.t`` and interfere with it: in the commuting order
+        it comes before every start. A start comes before it only in a state reached from this one by starts and the
+        other pending ends: it needs its resources free of the actions running on, no atom false now that none of
+        those may add, no atom true now that none of them may delete, and the stock it consumes."""
+        if not self.rivals[r[3]]:
+            return True
+        t, facts = node.t, node.facts
+        adds, dels = self.start_adds, self.start_dels
+        busy = 0
+        for x in node.running:
+            if x[0] > t:
+                busy |= self.acts[x[3]].resources
+            elif x is not r and x[1] == 1:
+                adds |= self.acts[x[3]].end.may_add
+                dels |= self.acts[x[3]].end.may_del
+        for b in self.rivals[r[3]]:
+            pos, neg, _ = b.start.cond
+            if (b.resources & busy or t + b.duration > self.horizon or pos & ~facts & ~adds or neg & facts & ~dels
+                    or any(node.stocks[k] < n for k, n in b.consumes)):
+                continue
+            return False
+        return True
 
     # --- happenings -------------------------------------------------------------------------------------------
     def happen(self, p: Phase, facts: int, contam: int) -> tuple[int, int]:
@@ -329,7 +361,8 @@ class _Search:
         add = tuple(x + y for x, y in zip(node.add, a.additive, strict=True))
         chosen = ChosenStep(t, a.name, a.args, a.duration, node.seq)
         return _Node(t, facts, contam, tuple(stocks), run_t, tuple(sorted(groups)), tuple(now), before,
-                     max(node.mk, t + a.duration), add, node.n + 1, (1, a.index), node.seq + 1, node, chosen)
+                     max(node.mk, t + a.duration), add, node.n + 1, (1, a.index) if self.reductions else None,
+                     node.seq + 1, node, chosen)
 
     def pending(self, node: _Node) -> list[Run]:
         """The continuation actions that end at ``node.t`` and have not ended yet."""
@@ -359,7 +392,7 @@ class _Search:
                 groups[i] = (gid, g[1], g[2] - 1, wit)
         now.append((1, key, s, gid, rank))
         return _Node(t, facts, contam, node.stocks, running, tuple(groups), tuple(now), before, node.mk, node.add,
-                     node.n, (0, key), node.seq + 1, node, None, ((rank, node.seq),))
+                     node.n, (0, key) if self.reductions else None, node.seq + 1, node, None, ((rank, node.seq),))
 
     def advance(self, node: _Node, to: int) -> _Node:
         """Let time pass to ``to`` (nothing happens strictly between) and perform the ends of ongoing history
@@ -381,8 +414,8 @@ class _Search:
         if not self.reductions:
             return mid
         ends = [r for r in running if r[0] == to]
-        free = [r for r in ends if self.eager[r[3]] and not any(
-            x is not r and self.interferes((r[3], 1), (x[3], 1)) for x in ends)]
+        free = [r for r in ends if not any(x is not r and self.interferes((r[3], 1), (x[3], 1)) for x in ends)
+                and self.eager(mid, r)]
         ended: list[tuple[int, int]] = []
         for r in sorted(free, key=lambda x: x[3]):
             mid = self.end(mid, r, list(mid.now))
@@ -717,7 +750,7 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
         sig = node.signature(symmetry)
         if dominated(node, sig):
             continue
-        if not evaluated:
+        if not evaluated and (not reductions or node.landmarks is None or not search.pending(node)):
             search.evaluations += 1
             fresh = search.evaluate(node)
             if fresh is None:
@@ -753,7 +786,7 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
                     children.append((search.end(node, r), None))
                 except _Invalid:
                     pass
-            if reductions and all(search.eager[r[3]] for r in pending):
+            if reductions and all(search.eager(node, r) for r in pending):
                 startable = []  # no start can interfere with these ends: in the sorted order they come first
         elif node.running or not reductions:
             to = search.next_time(node, startable)
@@ -775,6 +808,9 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
                 continue
             if a is not None and node.landmarks is not None:
                 push(child, max(key, search.reuse(child, node, a)))
+            elif a is None and child.t == node.t and node.landmarks is not None:  # an end: the same landmarks
+                child.landmarks, child.alive, child.total = node.landmarks, node.alive, node.total
+                push(child, max(key, search.g_key(child)))
             else:
                 push(child, max(key, search.g_key(child)))
     return result(SearchStatus.INFEASIBLE, None, expanded)

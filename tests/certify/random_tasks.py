@@ -101,4 +101,37 @@ def spare_tasks(draw: st.DrawFn, reg: Registries):
                     time_left=draw(st.integers(3, 6)), profile=draw(st.sampled_from(PROFILES)))
 
 
-__all__ = ["small_tasks", "spare_tasks"]
+
+INSTANT_ITEMS = {"tank": "fish_tank", "lid": "tank_lid", "gravel": "aquarium_gravel_bag"}
+
+
+def instant_task(reg: Registries, lid: str | None, gravel: str | None, soiled: bool, more: list[str], time_left: int,
+                 profile: str):
+    """The tank, its lid and a bag of gravel on a table (see :func:`instant_tasks`); ``lid``, ``gravel``: the
+    gripper holding it (None: on the table)."""
+    objects = {**INSTANT_ITEMS, "table": "coffee_table"}
+    facts = ["(at tank table)"]
+    for item, g in (("lid", lid), ("gravel", gravel)):
+        facts.append(f"(holding {g} {item})" if g else f"(at {item} table)")
+    facts += [f"(empty {g})" for g in ("left", "right") if g not in (lid, gravel)]
+    actions = {"pick", "cover", "add-into", "place", *(["rinse-item"] if soiled else [])}
+    return instance(reg, "instant", objects=objects, facts=facts, goals=["(covered tank)", "(in gravel tank)", *more],
+                    actions=sorted(actions), hazards=["soil"], sources=[("gravel", "gravel", "soil")] if soiled else [],
+                    stocks={"water": 2}, time_left=time_left, profile=profile)
+
+
+@st.composite
+def instant_tasks(draw: st.DrawFn, reg: Registries):
+    """Tasks in which the order of two happenings at one instant may decide the optimum (the fish tank of
+    tests/certify/data): the gravel must go into the tank (add-into needs it uncovered at its start) and the lid onto
+    it (cover: it lands at its end), on a table, with two grippers that may hold the lid or the gravel already; the
+    gravel maybe soiled (the tank's water is protected: rinse it first); maybe the tank held at the end too, by the
+    gripper that covers it if it holds the lid; pick and place; a deadline of 2 or 3 TU; makespan first, or water."""
+    lid, gravel, _ = draw(st.permutations(["left", "right", None]))
+    holder = lid or draw(st.sampled_from(["left", "right"]))  # a gripper with more to do after the cover
+    more = draw(st.sampled_from([[], [f"(holding {holder} tank)"]]))
+    return instant_task(reg, lid, gravel, draw(st.booleans()), more, draw(st.integers(2, 3)),
+                        draw(st.sampled_from(["time_first", "time_first", "water_first"])))
+
+
+__all__ = ["instant_tasks", "small_tasks", "spare_tasks"]
