@@ -228,14 +228,27 @@ class _Search:
                 return True
         return False
 
-    def _rivals(self, key: int) -> list[GroundAction]:
+    def _rivals(self, key: int) -> list[tuple[GroundAction, int, int]]:
         """The actions whose start might come before the end of running action ``key`` at its instant and interfere
-        with it: not needing its resources, and with no start condition contrary to its over-all condition (which
-        holds before every happening while it runs)."""
+        with it, with the atoms that must be true and false right before that start (its condition, and its
+        over-all condition where the start does not make it so): they do not need its resources, neither their
+        start condition, nor their over-all condition, nor what their start surely makes of an atom contradicts its
+        over-all condition (which holds before and after every happening while it runs), and what its end surely
+        makes of an atom does not contradict their over-all condition (they still run then)."""
         r = self.acts[key]
         need, forbid = r.overall[0], r.overall[1]
-        return [b for b in self.steps if not b.resources & r.resources and self.interferes((key, 1), (b.index, 0))
-                and not (b.start.cond[0] & forbid or b.start.cond[1] & need)]
+        out = []
+        for b in self.steps:
+            st = b.start
+            if b.resources & r.resources or not self.interferes((key, 1), (b.index, 0)):
+                continue
+            pos = st.cond[0] | b.overall[0] & ~st.may_add
+            neg = st.cond[1] | b.overall[1] & ~st.may_del
+            if (pos | b.overall[0]) & forbid or (neg | b.overall[1]) & need or st.dels & ~st.may_add & need \
+                    or st.adds & forbid or r.end.dels & ~r.end.may_add & b.overall[0] or r.end.adds & b.overall[1]:
+                continue
+            out.append((b, pos, neg))
+        return out
 
     def eager(self, node: _Node, r: Run) -> bool:
         """No start can come before the pending end ``r`` at ``node.t`` and interfere with it: in the commuting order
@@ -253,8 +266,7 @@ class _Search:
             elif x is not r and x[1] == 1:
                 adds |= self.acts[x[3]].end.may_add
                 dels |= self.acts[x[3]].end.may_del
-        for b in self.rivals[r[3]]:
-            pos, neg, _ = b.start.cond
+        for b, pos, neg in self.rivals[r[3]]:
             if (b.resources & busy or t + b.duration > self.horizon or pos & ~facts & ~adds or neg & facts & ~dels
                     or any(node.stocks[k] < n for k, n in b.consumes)):
                 continue
@@ -787,7 +799,7 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
                 except _Invalid:
                     pass
             if reductions and all(search.eager(node, r) for r in pending):
-                startable = []  # no start can interfere with these ends: in the sorted order they come first
+                startable = []  # no start can come before these ends: in the sorted order they come first
         elif node.running or not reductions:
             to = search.next_time(node, startable)
             if to is not None:
@@ -808,7 +820,7 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
                 continue
             if a is not None and node.landmarks is not None:
                 push(child, max(key, search.reuse(child, node, a)))
-            elif a is None and child.t == node.t and node.landmarks is not None:  # an end: the same landmarks
+            elif a is None and search.pending(child) and node.landmarks is not None:  # the same landmarks
                 child.landmarks, child.alive, child.total = node.landmarks, node.alive, node.total
                 push(child, max(key, search.g_key(child)))
             else:
