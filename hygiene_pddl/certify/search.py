@@ -8,14 +8,17 @@ questions. The state at the decision time comes from the shared history replay (
 Method (``docs/certification.md`` has the semantics, the bounds and the completeness argument):
 
 * integer time; a node is a timed state at ``t`` after the happenings at ``t`` that are already done;
-* from a node: start one more ground action at ``t``, or let time pass to the next time anything can happen
-  (ends at the new time happen first, in start order);
+* from a node: start one more ground action at ``t``, end one of the actions ending at ``t``, or, when they have
+  all ended, let time pass to the next time anything can happen (the ongoing history ends there happen first);
+  the happenings at one instant interleave in every order that one epsilon offset per step (for its start and its
+  end alike, as the plan writer and VAL read a plan) can give;
 * A* on the profile's lexicographic key of cost so far plus admissible bounds (LM-cut per block of cost
   dimensions, a temporal and a workload bound on makespan), so the first complete plan taken from the queue is
   optimal; duplicate detection and dominance on timed states relative to their time;
 * reductions that provably lose no optimal plan: a relevance filter on the ground actions, one order for
-  simultaneous independent starts, and tight plans (a start that interferes with nothing it follows at its time
-  must be justified by an interfering happening next to its end, else it could start one TU earlier);
+  simultaneous independent happenings, and tight plans (a start that interferes with nothing it follows at its
+  time must be justified by an interfering happening before its end at that instant, else it could start one TU
+  earlier);
 * bounds: each action ends by the deadline, integer start times, optionally at most ``max_actions`` actions.
 """
 
@@ -655,7 +658,8 @@ class _Landmarks:
 
 def _bounds_text(task: Task, max_actions: int | None) -> str:
     parts = [f"integer start times, every action ending by the deadline ({task.horizon} TU after the decision time)",
-             "distinct objects for distinct object parameters"]
+             "the happenings at one instant in every order one epsilon offset per action gives, ongoing history "
+             "ends first", "distinct objects for distinct object parameters"]
     if max_actions is not None:
         parts.append(f"at most {max_actions} continuation actions")
     return "; ".join(parts)
