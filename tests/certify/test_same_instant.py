@@ -7,9 +7,10 @@ offsets do (docs/certification.md, "Happenings at one instant")."""
 import os
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 
-from hygiene_pddl.certify.search import SearchStatus, exact_search
+from hygiene_pddl.certify.search import SearchStatus, _Invalid, exact_search, prepare
 from hygiene_pddl.instances import load_instance
 from hygiene_pddl.planners.base import plan_text
 from hygiene_pddl.plans import read_plan
@@ -70,3 +71,18 @@ def test_the_optimum_equals_brute_force_over_every_order_at_one_instant(inst):
     if cost is not None:
         assert _valid_with_cost(inst, plan, cost)
         assert _valid_with_cost(inst, result.steps, cost)
+
+
+def test_an_order_no_offsets_realise_is_refused():
+    """The order relation (docs/certification.md, "Happenings at one instant"): the gravel's add-into starting
+    before the cover's end at one instant puts the add-into's step before the cover's; if the relation already
+    has the cover's step first (from another instant), no offsets give both orders and the end is refused."""
+    search, root, _, _ = prepare(REG, load_instance(HERE / "fish_tank_same_instant.json", REG))
+    cover = next(a for a in search.steps if a.name == "cover" and a.args == ("right", "lid", "tank"))
+    add = next(a for a in search.steps if a.name == "add-into" and a.args == ("left", "gravel", "tank"))
+    assert search.interferes((add.index, 0), (cover.index, 1))
+    now = [(0, add.index, 2, -1, 1)]  # step 1 (the add-into) started at this instant
+    assert search.order(root, 1, cover.index, 0, now) == {(1, 0)}  # step 0 (the cover) ends after it
+    root.before = frozenset({(0, 1)})
+    with pytest.raises(_Invalid):
+        search.order(root, 1, cover.index, 0, now)
