@@ -383,14 +383,14 @@ class _Search:
         """The continuation actions that end at ``node.t`` and have not ended yet."""
         return [r for r in node.running if r[0] == node.t and r[1] == 1]
 
-    def end(self, node: _Node, r: Run, now: list[Now] | None = None) -> _Node:
+    def end(self, node: _Node, r: Run) -> _Node:
         """The end of running continuation action ``r`` at ``node.t``, after every happening already done there."""
         t = node.t
         _, _, rank, key, s, gid = r
         facts, contam = self.happen(self.acts[key].end, node.facts, node.contam)
         running = tuple(x for x in node.running if x is not r)
         self.check_overall(facts, running)
-        now = list(node.now) if now is None else now
+        now = list(node.now)
         before = self.order(node, 1, key, rank, now)
         groups = list(node.groups)
         if gid >= 0:
@@ -433,7 +433,7 @@ class _Search:
                 and self.eager(mid, r)]
         ended: list[tuple[int, int]] = []
         for r in sorted(free, key=lambda x: x[3]):
-            mid = self.end(mid, r, list(mid.now))
+            mid = self.end(mid, r)
             ended += mid.ended
         return _Node(to, mid.facts, mid.contam, mid.stocks, mid.running, mid.groups, mid.now, mid.before, mid.mk,
                      mid.add, mid.n, None, mid.seq, node, None, tuple(ended))
@@ -766,7 +766,7 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
         sig = node.signature(symmetry)
         if dominated(node, sig):
             continue
-        if not evaluated and (not reductions or node.landmarks is None or not search.pending(node)):
+        if not evaluated and (node.landmarks is None or not search.pending(node)):
             search.evaluations += 1
             fresh = search.evaluate(node)
             if fresh is None:
@@ -792,8 +792,10 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
         busy = search.busy(node.running)
         startable = [a for a in actions if search.startable(node, a, busy)]
         pending = search.pending(node)
-        last = node.last if reductions else None  # happenings at one instant commute unless they interfere: of
-        prev = None if last is None else (last[1], 1 - last[0])  # the orders of commuting ones only the sorted one
+        # happenings at one instant that do not interfere commute: only their sorted order is explored (ends before
+        # starts, each by action index; docs/certification.md, "Reductions" 4); prev: the last one, (key, phase)
+        last = node.last if reductions else None
+        prev = None if last is None else (last[1], 1 - last[0])
         if pending:
             for r in pending:
                 if last is not None and (0, r[3]) < last and not search.interferes(prev, (r[3], 1)):
@@ -824,7 +826,9 @@ def exact_search(reg: Registries, inst: Instance, max_actions: int | None = None
                 continue
             if a is not None and node.landmarks is not None:
                 push(child, max(key, search.reuse(child, node, a)))
-            elif a is None and search.pending(child) and node.landmarks is not None:  # the same landmarks
+            elif a is None and search.pending(child) and node.landmarks is not None:
+                # ends still pending: its completions are some of the parent's, so are its landmarks; no fresh bound
+                # until no end is pending at its time
                 child.landmarks, child.alive, child.total = node.landmarks, node.alive, node.total
                 push(child, max(key, search.g_key(child)))
             else:
