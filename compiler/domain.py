@@ -91,6 +91,16 @@ def statics(schema: ActionSchema, reg: Registries | None = None, fd: FamilyDomai
     return list(dict.fromkeys(owner_static(ep) for ep in parameter_endpoints(schema, reg, fd)))
 
 
+def gripper_constants(reg: Registries, fd: FamilyDomain) -> list[str]:
+    """The robot's grippers that a literal of K's actions names (``(holding left ?s)``): the domain declares them
+    as constants (and the problem does not declare them again)."""
+    kinds = dict(reg.predicates)
+    used = {arg for a in fd.actions for lit in a.literals
+            for arg, kind in zip(lit.args, kinds[lit.predicate], strict=True)
+            if kind == "gripper" and not arg.startswith("?")}
+    return [g for g in reg.grippers if g in used]
+
+
 def cost_fn(dim: str) -> str:
     return f"(cost-{legal(dim)})"
 
@@ -379,6 +389,9 @@ def build_domain(reg: Registries, fd: FamilyDomain | str, flavor: str = "tempora
         raise ValueError(f"unknown flavour {flavor!r}; expected one of {FLAVORS}")
     writer = ActionWriter(reg, fd, flavor == "temporal", flavor != "classical")
     constants = []
+    grippers = gripper_constants(reg, fd)
+    if grippers:
+        constants.append(" ".join(legal(g) for g in grippers) + " - gripper")
     if fd.hazards:
         constants.append(" ".join(hazard_name(h) for h in fd.hazards) + " - hazard")
     if fd.treatments:

@@ -14,6 +14,7 @@ from compiler.domain import (
     declared_functions,
     declared_predicates,
     domain_symbols,
+    gripper_constants,
     parameters,
 )
 from compiler.formulas import forall
@@ -368,7 +369,9 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
     bounds = instance_bounds(reg, inst, state, fd)
     use_ticks = flavor == "temporal" and ticks.uses_ticks(inst.profile, fd.cost_dims)
     init = _Init(domain)
-    objects = [" ".join(names[("gripper", g)] for g in reg.grippers) + " - gripper",
+    constant = set(gripper_constants(reg, fd))  # the domain declares these
+    grippers = [names[("gripper", g)] for g in reg.grippers if g not in constant]
+    objects = [*([" ".join(grippers) + " - gripper"] if grippers else []),
                " ".join(names[("object", o)] for o, _ in inst.objects) + " - thing",
                *_carrier_objects(reg, rules, names, fd)]
     for atom in state.facts | static_facts(reg, dict(inst.objects)):

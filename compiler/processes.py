@@ -62,10 +62,14 @@ def running_guard(effect: Literal, effect_scope: Sequence[str], process: Running
         if need.predicate != effect.predicate or need.positive == effect.positive:
             continue
         binding: dict[str, str] = {}
+        same: list[str] = []  # a constant of the need against a variable of the effect: they must be equal
         ok = True
         for term, value in zip(need.args, effect.args, strict=True):
             if not term.startswith("?"):
-                ok = ok and term == value
+                if value.startswith("?"):
+                    same.append(f"(= {value} {term})")
+                else:
+                    ok = ok and term == value
             elif binding.setdefault(term, value) != value:
                 ok = False  # the same variable twice against different terms: needs equality, left out
         if not ok:
@@ -84,7 +88,7 @@ def running_guard(effect: Literal, effect_scope: Sequence[str], process: Running
                 free.append((fresh, vtype))
                 args.append(fresh)
         fact = f"({RUNNING_PREFIX}{process.schema.name} " + " ".join(args) + ")"
-        out.append(forall([*quantified, *free], imply(guard, [f"(not {fact})"])))
+        out.append(forall([*quantified, *free], imply([*guard, *same], [f"(not {fact})"])))
     if not out:
         return None
     return out[0] if len(out) == 1 else "(and " + " ".join(out) + ")"

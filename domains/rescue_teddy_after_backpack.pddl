@@ -14,6 +14,7 @@
     (closed ?x0 - thing)
     (dwelling ?x0 - thing)
     (empty ?x0 - gripper)
+    (filled ?x0 - thing)
     (for-dirty ?x0 - thing)
     (graspable ?x0 - thing ?x1 - carrier)
     (holding ?x0 - gripper ?x1 - thing)
@@ -139,7 +140,7 @@
     )
   )
 
-  ; Wash one region of a held item at the sink.
+  ; Wash one region of a held item at the sink; what is washed holds nothing (a litter tray is emptied first).
   (:durative-action wash-item
     :parameters (?g - gripper ?o - thing ?r - carrier)
     :duration (= ?duration 2)
@@ -150,6 +151,7 @@
       (at start (>= (stock-cleaning_agent) 1))
       (at start (>= (stock-water) 1))
       (at start (holding ?g ?o))
+      (at start (not (filled ?o)))
       (over all (in-time))
       (at end (in-time))
       (at start (not (finished)))

@@ -100,6 +100,17 @@ def _literals(ctx: _Ctx, path: list, items: Sequence[str], params: set[str], pre
 OBJECT_KINDS = ("item", "place", "thing")
 
 
+def _constant_grippers(ctx: _Ctx, actions: Mapping[str, ActionSchema], preds: Mapping,
+                       grippers: Sequence[str]) -> None:
+    """A literal may name a gripper by name (``(holding left ?s)``): it must be one of the robot's grippers."""
+    for name, a in actions.items():
+        for lit in a.literals:
+            for arg, kind in zip(lit.args, preds[lit.predicate], strict=True):
+                if kind == "gripper" and not arg.startswith("?") and arg not in grippers:
+                    raise ctx.fail(["actions", name], f"{lit} names {arg!r}, which is not one of the robot's "
+                                                      f"grippers {list(grippers)}")
+
+
 def _endpoint(ctx: _Ctx, path: list, text: str, params: Mapping[str, str], parts: set[str],
               every: bool = False) -> Endpoint:
     """Check one endpoint against the parameters (and quantified variables) in scope; ``every`` allows ``?x.*``."""
@@ -382,6 +393,8 @@ def _load(data_dir: Path) -> Registries:
             consumes=_amounts(ac, [*base, "consumes"], a.get("consumes", {}), stocks),
             costs=_amounts(ac, [*base, "costs"], a.get("costs", {}), DIMENSIONS[:8]),
             description=a.get("description", ""))
+
+    _constant_grippers(ac, actions, preds, grippers)
 
     ev, ec = docs["events"].data, _Ctx(docs["events"])
     events: dict[str, EventSchema] = {}

@@ -213,6 +213,14 @@ class ActionSchema:
     def treatment_names(self) -> tuple[str, ...]:
         return tuple(sorted({t.treatment for t in self.treats}))
 
+    @property
+    def literals(self) -> tuple[Literal, ...]:
+        """Every literal: conditions, effects, and the guards and effects of its contacts, treatments, updates."""
+        guards = tuple(g for m in (*self.contacts, *self.treats, *self.updates) for g in m.guard)
+        effects = tuple(e for u in self.updates for e in u.effects)
+        return (*self.cond_start, *self.cond_overall, *self.cond_end, *self.eff_start, *self.eff_end, *guards,
+                *effects)
+
 
 @dataclass(frozen=True)
 class HazardAddition:

@@ -14,6 +14,7 @@
     (closed ?x0 - thing)
     (dwelling ?x0 - thing)
     (empty ?x0 - gripper)
+    (filled ?x0 - thing)
     (for-dirty ?x0 - thing)
     (graspable ?x0 - thing ?x1 - carrier)
     (holding ?x0 - gripper ?x1 - thing)
@@ -101,12 +102,13 @@
     )
   )
 
-  ; Wash one region of a held item at the sink.
+  ; Wash one region of a held item at the sink; what is washed holds nothing (a litter tray is emptied first).
   (:action wash-item
     :parameters (?g - gripper ?o - thing ?r - carrier ?cleaning_agent-before - level ?cleaning_agent-after - level ?water-before - level ?water-after - level)
     :precondition (and
       (region-of ?o ?r)
       (holding ?g ?o)
+      (not (filled ?o))
       (level-cleaning_agent ?cleaning_agent-before)
       (minus-1 ?cleaning_agent-before ?cleaning_agent-after)
       (level-water ?water-before)

@@ -173,11 +173,16 @@ def test_a_goal_no_action_of_k_can_reach_is_an_input_error():
     ("v2-spare-of-a-kept-item", "spare-feather", "(spare_kept feather)"),
     ("v2-add-before-cover", "cover-first", "(covered bowl)"),
     ("v2-pick-off-dwelling", "pick-while-dwelling", "(dwelling counter)"),
+    ("v2-scoop-what-it-holds", "scoop-from-the-shelf", "(filled shelf)"),
+    ("v2-litter-into-the-bin", "tip-twice", "(filled tray)"),
+    ("v2-wash-an-emptied-tray", "wash-while-full", "(filled tray)"),
+    ("v2-dwell-not-held", "dwell-while-held", "(holding left plate)"),
 ])
 def test_what_an_action_may_take_is_checked_by_both_levels_and_val(case, plan, condition):
     """Issue 12: cook-food cooks food only, fetch-spare takes spares only of what the household keeps spares of,
-    add-into needs an uncovered container, nothing is picked off a dwelling surface. VAL (recorded) and both levels
-    reject the variant at that condition and accept the schedule."""
+    add-into needs an uncovered container, nothing is picked off a dwelling surface; scoop and empty-into take from
+    a container that holds something, what is washed holds nothing, a disinfectant dwells on nothing a gripper
+    holds. VAL (recorded) and both levels reject the variant at that condition and accept the schedule."""
     assert VAL[(case, f"{plan}.plan")] == "invalid" and VAL[(case, "schedule.plan")] == "valid"
     validator = _validator((HERE / case / "domain.pddl").read_text(), (HERE / case / "problem.pddl").read_text())
     result = validator.validate(read_plan(HERE / case / f"{plan}.plan"))
@@ -185,3 +190,31 @@ def test_what_an_action_may_take_is_checked_by_both_levels_and_val(case, plan, c
     report = evaluate_plan(REG, CASE[case].instance(REG), read_plan(HERE / case / f"{plan}.plan"))
     assert not report.valid and condition in report.findings[0].message
     assert validator.validate(read_plan(HERE / case / "schedule.plan")).valid
+
+
+def test_litter_scooped_onto_the_floor_does_not_make_the_tray_scooped():
+    """Issue 12: waste counts as scooped out only into a waste container (scoop's guarded updates), so the goal
+    fails for VAL (recorded) and both levels; tipping the held tray into the bin is another way."""
+    case = "v2-litter-into-the-bin"
+    assert VAL[(case, "onto-the-floor.plan")] == "invalid" and VAL[(case, "tip-it.plan")] == "valid"
+    validator = _validator((HERE / case / "domain.pddl").read_text(), (HERE / case / "problem.pddl").read_text())
+    result = validator.validate(read_plan(HERE / case / "onto-the-floor.plan"))
+    assert not result.valid and result.failure.reason.name == "GOAL"
+    report = evaluate_plan(REG, CASE[case].instance(REG), read_plan(HERE / case / "onto-the-floor.plan"))
+    assert not report.valid and "goal (scooped tray)" in report.findings[0].message
+    assert validator.validate(read_plan(HERE / case / "tip-it.plan")).valid
+
+
+def test_a_gripper_named_in_a_condition_is_a_domain_constant():
+    """dwell's (not (holding left ?s)): the domain declares the grippers as constants and the problem does not
+    declare them again; the classical projection guards what a running dwell needs with an equality."""
+    case = "v2-dwell-not-held"
+    domain, problem = (HERE / case / "domain.pddl").read_text(), (HERE / case / "problem.pddl").read_text()
+    assert "    left right - gripper\n" in domain.split("(:constants")[1].split(")")[0]
+    assert "(over all (not (holding left ?s)))" in domain
+    assert "- gripper" not in problem.split("(:objects")[1].split(")")[0]
+    classical = (HERE / case / "classical-domain.pddl").read_text()
+    pick = classical.split("(:action pick\n")[1].split("(:action")[0]
+    assert "(imply (= ?g left) (not (running-dwell ?o " in pick
+    spoon = render_domain(REG, "spoon_fruit")  # a K without such a literal keeps the grippers as objects
+    assert "- gripper\n" not in spoon.split("(:predicates")[0]

@@ -74,10 +74,10 @@ REGISTRY_BREAKS = {
         "actions.wash-pad.duration", "duration: three", "'three' is not of type 'integer'"),
     "bad_literal": RegistryBreak(
         "actions.yaml", 'at_start: ["(holding ?g ?o)"]', 'at_start: ["(holding ?g ?o"]',
-        "actions.wash-item.condition.at_start.0", "(holding ?g ?o\"", "(holding ?g ?o"),
+        "actions.rinse-item.condition.at_start.0", "(holding ?g ?o\"", "(holding ?g ?o"),
     "unknown_predicate": RegistryBreak(
         "actions.yaml", 'at_start: ["(holding ?g ?o)"]', 'at_start: ["(gripping ?g ?o)"]',
-        "actions.wash-item.condition.at_start.0", "gripping", "unknown predicate 'gripping'"),
+        "actions.rinse-item.condition.at_start.0", "gripping", "unknown predicate 'gripping'"),
     "unknown_hazard_in_treatment": RegistryBreak(
         "hygiene_rules.yaml", "      pet_waste_bacteria: [\"*\"]\n      mould: [\"*\"]",
         "      pet_waste_bacteria: [\"*\"]\n      mold: [\"*\"]",
