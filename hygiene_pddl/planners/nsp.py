@@ -69,6 +69,11 @@ WIDEN_ROUNDS = 3
 #: The staged first-plan search (long tasks) may use this many times the first action bound.
 FIRST_PLAN_FACTOR = 4
 
+#: The share of the time left for the staged first-plan search (it finds the laundry family's 24-action plans in
+#: 0.3-1 s; on the v2 sample it either finds one within 1.7 s or spends 3/4 of the time left, as it once had, in
+#: vain: 1.4-3.6 s).
+STAGED_SHARE = 0.25
+
 #: Seconds below which no further model is built once a first plan is in hand (building the relaxation or the
 #: joint model of a long task takes about that long and is not covered by the solver's time limit).
 OVERHEAD = 1.0
@@ -79,6 +84,10 @@ OVERHEAD = 1.0
 #: worse at 40 actions on the shared machine, 0.5 s worse at 20-30 actions under heavy load: docs/planners.md).
 QUICK_RELAXATION = 0.5
 
+#: The first plan of a long task gets this fraction of the time left for the relaxation's feasibility check below
+#: its cost vector (:func:`relaxation.nothing_below`; a quarter timed out on drafts whose first plan is not optimal).
+FIRST_BELOW_SHARE = 6
+
 #: Seconds kept for the strong relaxation's last check (:meth:`HygieneNSP._strongly`) and left after it.
 STRONG_MARGIN = 0.1
 
@@ -86,11 +95,25 @@ STRONG_MARGIN = 0.1
 #: the model is widened: at a 10 s limit a third was too little to prove drafts it proves in 2-3 s with more.
 STRONG_SHARE = 0.75
 
+#: The share of the time left, when the joint model is first built, that is kept for the strong relaxation's checks of
+#: an answer the joint model does not prove (``HygieneNSP._strongly``).
+STRONG_RESERVE = 1 / 3
+
 #: Seconds per ground action that building the strong relaxation takes, about (0.55 s CPU for 440 ground actions).
 STRONG_BUILD = 0.00125
 
+#: The share of the time left for the joint model over the relaxation's chosen actions alone (``HygieneNSP._core``).
+CORE_SHARE = 0.25
+
 #: The action bound when the relaxed plan says nothing (a goal unreachable even relaxed) and the least cap.
 DEFAULT_CAP = 6
+
+
+class _Strong(set):
+    """The cost vectors (None: no plan) the strong relaxation was asked about; whether its lexicographic optimum
+    is to be tried before its check below the answer (:meth:`HygieneNSP._strongly`)."""
+
+    optimum_first: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,6 +126,7 @@ class RelaxationProof:
     steps: tuple[ChosenStep, ...] = ()
     cost: CostVector | None = None
     text: str = ""
+    note: str = ""  # what proves it, when not the ordinary relaxation
 
 
 @dataclass
@@ -166,13 +190,13 @@ class HygieneNSP:
         if plan is not None or every is None or self.max_actions is not None:
             return plan, False
         plan = SequentialSearch(reg, inst, state, every).staged(
-            FIRST_PLAN_FACTOR * bound, deadline=time.perf_counter() + 3 * (deadline - time.perf_counter()) / 4)
+            FIRST_PLAN_FACTOR * bound, deadline=time.perf_counter() + STAGED_SHARE * (deadline - time.perf_counter()))
         return plan, plan is not None
 
     def _hint(self, jm: JointModel, plan: list[GroundAction] | None, classes: list[list[str]],
               seconds: float) -> tuple[int, ...] | None:
         """The first plan completed into a solution of ``jm`` (None when it does not fit the model)."""
-        return None if plan is None else completed_hint(jm, plan, classes, min(1.0, seconds / 4))
+        return None if not plan else completed_hint(jm, plan, classes, min(1.0, seconds / 4))
 
     def _scheduled(self, reg: Registries, inst: Instance, state: ReplayResult, plan: list[GroundAction],
                    deadline: float) -> PlannerResult | None:
@@ -251,25 +275,31 @@ class HygieneNSP:
         if first is not None:
             t = time.perf_counter()
             proved = nothing_below(reg, inst, state, actions, first.cost, RELAXATION_SETTINGS,
-                                   (deadline - time.perf_counter()) / 4, self.max_actions)
+                                   (deadline - time.perf_counter()) / FIRST_BELOW_SHARE, self.max_actions)
             if proved:
                 return RelaxationProof(PlanStatus.PLAN, time.perf_counter() - t, first.steps, first.cost,
                                        first.plan_text), None
             if deadline - time.perf_counter() < OVERHEAD:
                 return None, None
-            if not proved:  # the first plan is not proved: in how many of the profile's dimensions it is
-                k = proved_prefix(reg, inst, state, actions, first.cost, RELAXATION_SETTINGS,
-                                  time.perf_counter() + (deadline - time.perf_counter()) / 4, self.max_actions)
-                if k:
-                    dims = ", ".join(f"{d} {first.cost[d]}" for d in inst.profile.order[:k])
-                    notes.append(f"every plan{within}'s first {k} cost dimension(s) are lexicographically at least "
-                                 f"({dims}), the first plan's (the relaxation has nothing below; proved)")
         # with a first plan in hand (a long task), the relaxation is the likelier proof: the joint model grows with
         # the plan length times the ground actions
         budget = max(0.05, quick if quick is not None else
                      (deadline - time.perf_counter()) / (2 if first is not None else 4))
         relaxed = relaxed_optimum(reg, inst, state, actions, RELAXATION_SETTINGS, budget, self.max_actions)
         built = relaxed.built
+        if first is not None and relaxed.status is LexStatus.OPTIMAL and first.cost == relaxed.bound:
+            return RelaxationProof(PlanStatus.PLAN, built, first.steps, first.cost, first.plan_text), None
+        if first is not None:  # in how many of the profile's first dimensions the first plan is proved optimal
+            if relaxed.status is LexStatus.OPTIMAL:  # those it shares with the optimum (a solution below in k
+                k = next((i for i, d in enumerate(inst.profile.order) if first.cost[d] != relaxed.bound[d]),
+                         len(inst.profile.order))  # dimensions would be below the optimum)
+            else:
+                k = proved_prefix(reg, inst, state, actions, first.cost, RELAXATION_SETTINGS,
+                                  time.perf_counter() + (deadline - time.perf_counter()) / 4, self.max_actions)
+            if k:
+                dims = ", ".join(f"{d} {first.cost[d]}" for d in inst.profile.order[:k])
+                notes.append(f"every plan{within}'s first {k} cost dimension(s) are lexicographically at least "
+                             f"({dims}), the first plan's (the relaxation has nothing below; proved)")
         if relaxed.status is LexStatus.INFEASIBLE:  # no plan at all
             return RelaxationProof(PlanStatus.INFEASIBLE, built), None
         if relaxed.status is not LexStatus.OPTIMAL:
@@ -289,6 +319,57 @@ class HygieneNSP:
         for steps, cost, text in self._schedules(reg, inst, state, plan, own, deadline, bound):
             return RelaxationProof(PlanStatus.PLAN, built, tuple(steps), cost, text)
         return None
+
+    def _by_core(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
+                 relaxed: RelaxedOptimum, fallback: PlannerResult | None, classes: list[list[str]], deadline: float,
+                 strong: _Strong) -> tuple[RelaxationProof | None, PlannerResult | None, list[GroundAction] | None]:
+        """When no schedule of the relaxation's chosen actions meets its bound (:meth:`_meet`): the joint model over
+        those actions alone (:meth:`_core`, a ``CORE_SHARE`` of the time left); its plan, or ``fallback``, whose cost
+        vector is the bound is optimal among all plans; else the better of the two is optimal when the strong
+        relaxation has no solution below it (:meth:`_strong_proof`, a quarter of the time left). Returns the proof
+        (None when there is none), the better plan (checked by the evaluator, not proved) and the core's plan as
+        ground actions in start order (None when it has none). When the core has no plan, the relaxation chose the
+        wrong actions: the strong relaxation's optimum is then tried before its check below the answer
+        (:meth:`_strongly`)."""
+        core = self._core(reg, inst, state, list(relaxed.chosen), classes,
+                          time.perf_counter() + CORE_SHARE * (deadline - time.perf_counter()))
+        strong.optimum_first = core is None
+        best = _better(core, fallback, inst)
+        if best is not None and best.cost == relaxed.bound:
+            return RelaxationProof(PlanStatus.PLAN, 0.0, best.steps, best.cost, best.plan_text), best, None
+        if core is None:
+            return None, best, None
+        if best.cost not in strong and self._strong_proof(reg, inst, state, every, best.cost,
+                                                          (deadline - time.perf_counter()) / 4, strong):
+            within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
+            note = (f"optimal: no plan{within} is lexicographically below its cost vector, as the strong relaxation "
+                    "has no solution below it (proved)")
+            return RelaxationProof(PlanStatus.PLAN, 0.0, best.steps, best.cost, best.plan_text, note), best, None
+        by_step = {(a.name, a.args): a for a in relaxed.chosen}
+        return None, best, [by_step[(c.name, c.args)] for c in sorted(core.steps, key=lambda c: (c.start, c.order))]
+
+    def _core(self, reg: Registries, inst: Instance, state: ReplayResult, chosen: list[GroundAction],
+              classes: list[list[str]], deadline: float) -> PlannerResult | None:
+        """The best plan the joint model over ``chosen`` alone (each once) finds by ``deadline``, checked by the
+        instance-level evaluator, not proved optimal; None when it finds none."""
+        if not chosen:
+            return None
+        try:
+            jm, res, _ = self._run(reg, inst, state, chosen, len(chosen), classes, deadline)
+        except OutOfTime:
+            return None
+        if not res.found:
+            return None
+        steps, cost = solution(jm, res)
+        text = _written(reg, inst, steps, self.name, cost)
+        if text is None:
+            return None
+        report = evaluate_plan(reg, inst, parse_plan(text))
+        if not report.valid or report.cost != cost:
+            return None
+        note = (f"not proved optimal: a plan of {len(steps)} actions from the joint model over the relaxation's "
+                f"{len(chosen)} chosen actions, accepted by the instance-level evaluator")
+        return PlannerResult(self.name, inst.id, PlanStatus.PLAN, False, tuple(steps), text, cost, (), (note,))
 
     def _run(self, reg: Registries, inst: Instance, state: ReplayResult, actions: list[GroundAction],
              bound: int, classes: list[list[str]], deadline: float, *, first: list[GroundAction] | None = None
@@ -313,50 +394,97 @@ class HygieneNSP:
         t0 = time.perf_counter()
         deadline = t0 + time_limit
         state = replay(inst, reg)
-        tried: set[CostVector | None] = set()
+        tried = _Strong()
         every = reachable_actions(reg, inst, state)
         answer = self._solve(reg, inst, state, every, t0, deadline, tried)
         return self._strongly(reg, inst, state, every, answer, t0, deadline, tried)
 
     def _strongly(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
-                  answer: PlannerResult, t0: float, deadline: float, tried: set) -> PlannerResult:
-        """The answer, proved by the strong relaxation (:func:`relaxation.build_relaxation`, ``strong``: unary
-        resources in happening order, at-most-one groups, the later of two goals) when nothing else proved it and
-        time is left: a plan checked by the evaluator is optimal when the strong relaxation has no solution below
-        its cost vector; no plan exists when it has no solution at all (docs/planners.md, step 10). ``tried``: the
-        cost vectors (None: no plan) it was already tried for (:meth:`_settle`)."""
-        left = deadline - time.perf_counter() - STRONG_MARGIN  # the model's build counts (not only the solve)
+                  answer: PlannerResult, t0: float, deadline: float, tried: _Strong) -> PlannerResult:
+        """The answer, proved by the strong relaxation (:func:`relaxation.build_relaxation`, ``strong``) when nothing
+        else proved it and time is left (docs/planners.md, step 10), in two ways, each with half the time left
+        (the first; the second gets the rest), in the order ``tried`` says:
+
+        * below the answer (:meth:`_strong_below`): a plan checked by the evaluator is optimal when the strong
+          relaxation has no solution below its cost vector; no plan exists when it has no solution at all;
+        * its lexicographic optimum (:meth:`_strong_optimum`), a lower bound of every plan's cost vector: the answer,
+          a schedule of its chosen actions or the joint model over them that meets it is optimal."""
         unsettled = answer.status is PlanStatus.UNDETERMINED or (
             answer.status is PlanStatus.PLAN and not answer.proved_optimal and answer.cost is not None)
+        if not unsettled or not self.relax or not every:
+            return answer
+        steps = [self._strong_below, self._strong_optimum]
+        if tried.optimum_first:
+            steps.reverse()
+        for k, step in enumerate(steps):
+            left = deadline - time.perf_counter() - STRONG_MARGIN  # the model's build counts (not only the solve)
+            out = step(reg, inst, state, every, answer, left / (2 - k), deadline, tried)
+            if out is not None:
+                return replace(out, timings=timings_since(t0, answer.timing("build")))
+        return answer
+
+    def _strong_below(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
+                      answer: PlannerResult, seconds: float, deadline: float, tried: _Strong) -> PlannerResult | None:
+        """The answer proved when the strong relaxation has no solution below its cost vector (none at all, for no
+        plan) within ``seconds``; None otherwise (or when that was tried already)."""
         cost = answer.cost if answer.status is PlanStatus.PLAN else None
-        if not unsettled or cost in tried:
-            return answer
-        build = answer.timing("build")
-        if not self._strong_proof(reg, inst, state, every, cost, left, tried):
-            return answer
+        if cost in tried or not self._strong_proof(reg, inst, state, every, cost, seconds, tried):
+            return None
         within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
         if cost is None:
             note = f"no plan{within}: the strong relaxation has no solution (proved)"
-            return no_plan_result(self.name, reg, inst, PlanStatus.INFEASIBLE, timings_since(t0, build),
-                                  (*answer.notes, note))
+            return no_plan_result(self.name, reg, inst, PlanStatus.INFEASIBLE, answer.timings, (*answer.notes, note))
         note = (f"optimal: no plan{within} is lexicographically below its cost vector, as the strong relaxation "
                 "has no solution below it (proved)")
         kept = tuple(n for n in answer.notes if not n.startswith("not proved optimal"))
-        return replace(answer, proved_optimal=True, timings=timings_since(t0, build), notes=(*kept, note))
+        return replace(answer, proved_optimal=True, notes=(*kept, note))
+
+    def _strong_optimum(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
+                        answer: PlannerResult, seconds: float, deadline: float, tried: _Strong
+                        ) -> PlannerResult | None:
+        """The strong relaxation's lexicographic optimum within ``seconds`` (its build included): a lower bound of
+        every plan's cost vector, like the ordinary relaxation's (docs/planners.md, "Proof by relaxation"). The
+        answer when its cost vector meets it, else a schedule of its chosen actions (:meth:`_meet`) or the joint
+        model over them alone (:meth:`_core`, by ``deadline``) that meets it, proved optimal; no plan when it has no
+        solution; None otherwise."""
+        solve = seconds - STRONG_BUILD * len(every)
+        if not _strong_affordable(seconds, every) or solve < 0.05:
+            return None
+        opt = relaxed_optimum(reg, inst, state, every, RELAXATION_SETTINGS, solve, self.max_actions, strong=True)
+        within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
+        if opt.status is LexStatus.INFEASIBLE and answer.status is not PlanStatus.PLAN:
+            note = f"no plan{within}: the strong relaxation has no solution (proved)"
+            return no_plan_result(self.name, reg, inst, PlanStatus.INFEASIBLE, answer.timings, (*answer.notes, note))
+        if opt.status is not LexStatus.OPTIMAL:
+            return None
+        note = f"optimal{within}: the cost vector meets the strong relaxation's lower bound (docs/planners.md)"
+        if answer.status is PlanStatus.PLAN and answer.cost == opt.bound:
+            kept = tuple(n for n in answer.notes if not n.startswith("not proved optimal"))
+            return replace(answer, proved_optimal=True, notes=(*kept, note))
+        met = self._meet(reg, inst, state, opt, deadline)
+        if met is not None:
+            return PlannerResult(self.name, inst.id, PlanStatus.PLAN, True, met.steps, met.text, met.cost, (),
+                                 (note,))
+        core = self._core(reg, inst, state, list(opt.chosen), interchangeable_classes(inst), deadline)
+        if core is not None and core.cost == opt.bound:
+            return replace(core, proved_optimal=True, notes=(note,))
+        return None
 
     def _strong_proof(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
-                      cost: CostVector | None, seconds: float, tried: set) -> bool:
+                      cost: CostVector | None, seconds: float, tried: _Strong) -> bool:
         """Whether the strong relaxation over every reachable action has no solution below ``cost`` (none at all,
         for None) within ``seconds``, its model's build included (not tried when the build alone would likely
-        take them: ``STRONG_BUILD`` per ground action); recorded in ``tried``."""
+        take them: ``STRONG_BUILD`` per ground action); recorded in ``tried`` unless it ran out of time."""
         if not self.relax or not every or not _strong_affordable(seconds, every):
             return False
-        tried.add(cost)
-        return bool(nothing_below(reg, inst, state, every, cost, RELAXATION_SETTINGS, seconds, self.max_actions,
-                                  strong=True, deadline=time.perf_counter() + seconds))
+        proved = nothing_below(reg, inst, state, every, cost, RELAXATION_SETTINGS, seconds, self.max_actions,
+                               strong=True, deadline=time.perf_counter() + seconds)
+        if proved is not None:
+            tried.add(cost)
+        return bool(proved)
 
     def _solve(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction], t0: float,
-               deadline: float, tried: set) -> PlannerResult:
+               deadline: float, tried: _Strong) -> PlannerResult:
         """:meth:`solve` without the strong relaxation's last check (``every``: the reachable ground actions)."""
         notes: list[str] = []
         actions = focused(reg, inst, every, reachable_init(reg, inst, state)) if self.focus else every
@@ -373,10 +501,18 @@ class HygieneNSP:
             proof, relaxed = self._by_relaxation(reg, inst, state, every, deadline, quick=min(
                 QUICK_RELAXATION, (deadline - time.perf_counter()) / 4))
         first, staged, fallback = None, False, None
-        if proof is None:
+        cored = self.relax and proof is None and relaxed is not None
+        if cored:  # the relaxation's chosen actions alone, before the (dearer) search for a first plan, which their
+            # plan then replaces
+            proof, fallback, first = self._by_core(reg, inst, state, every, relaxed, None, classes, deadline, tried)
+            if first is not None:  # the joint model holds it (a hint that fits)
+                used = {id(a) for a in (*actions, *first)}
+                actions = [a for a in every if id(a) in used]
+        if proof is None and first is None:
             first, staged = self._first_plan(reg, inst, state, actions, bound, deadline, every)
-            fallback = (self._scheduled(reg, inst, state, first,
-                                        time.perf_counter() + (deadline - time.perf_counter()) / 6) if first else None)
+            scheduled = (self._scheduled(reg, inst, state, first,
+                                         time.perf_counter() + (deadline - time.perf_counter()) / 6) if first else None)
+            fallback = _better(scheduled, fallback, inst)
         if not self.relax or proof is not None:
             pass
         elif relaxed is not None:  # the brief relaxation's optimum is proved: a first plan that meets it is optimal
@@ -384,13 +520,15 @@ class HygieneNSP:
                 proof = RelaxationProof(PlanStatus.PLAN, 0.0, fallback.steps, fallback.cost, fallback.plan_text)
         else:
             proof, relaxed = self._by_relaxation(reg, inst, state, every, deadline, fallback, notes)
+        if self.relax and proof is None and relaxed is not None and not cored:  # the relaxation's actions alone
+            proof, fallback, _ = self._by_core(reg, inst, state, every, relaxed, fallback, classes, deadline, tried)
         floor = relaxed.bound if relaxed is not None else None  # below every plan's cost vector
         if proof is not None:
             timings = timings_since(t0, t_ground + proof.built)
             if proof.status is PlanStatus.INFEASIBLE:
-                notes.append(f"no plan{within} within the deadline: the relaxation has none (proved)")
+                notes.append(proof.note or f"no plan{within} within the deadline: the relaxation has none (proved)")
                 return no_plan_result(self.name, reg, inst, PlanStatus.INFEASIBLE, timings, notes)
-            notes.append("optimal: the cost vector meets the relaxation's lower bound (docs/planners.md)")
+            notes.append(proof.note or "optimal: the cost vector meets the relaxation's lower bound (docs/planners.md)")
             return PlannerResult(self.name, inst.id, PlanStatus.PLAN, True, proof.steps, proof.text, proof.cost,
                                  timings, tuple(notes))
         if fallback is not None and deadline - time.perf_counter() < OVERHEAD:  # no time for a joint model
@@ -399,6 +537,9 @@ class HygieneNSP:
         if relaxed is not None and self.max_actions is None:  # room for the relaxation's distinct actions
             bound = max(bound, len(relaxed.chosen))
             cap = max(cap, bound + len(reg.grippers))
+        end = deadline  # the claims' check (_settle) may use it all; solves keep time for _strongly
+        if self.relax and every:
+            deadline -= STRONG_RESERVE * (deadline - time.perf_counter())
         if staged:  # a long task: the bound grows to the plan, the model takes its actions, and it is an answer
             used = {id(a) for a in (*actions, *first)}
             actions = [a for a in every if id(a) in used]
@@ -407,19 +548,27 @@ class HygieneNSP:
                              f"raised to it")
                 bound = len(first)
                 cap = max(cap, bound + len(reg.grippers))
-        run = self._run if first is None else partial(self._run, first=first)
+        # a long task whose first-plan search found nothing: the joint models are not hinted (the same greedy
+        # search, repeated per model, finds nothing either)
+        run = self._run if first is None and not long else partial(self._run, first=first or [])
         try:
             jm, res, built = run(reg, inst, state, actions, bound, classes, deadline)
         except OutOfTime:
             notes.append(f"the joint model of {bound} actions could not be built in time")
             return self._unsettled(reg, inst, fallback, floor, notes, timings_since(t0, t_ground))
         t_build = t_ground + built
+        settled = False  # the claims' check (_settle) already passed
         while True:
             earlier = (jm, res, bound)
             if _meets(jm, res, floor):
                 break
             if bound < cap and (res.status is LexStatus.INFEASIBLE or (
                     res.status is LexStatus.OPTIMAL and _plan_length(jm, res) >= bound)):
+                # a longer plan may be better, or exist: unless the relaxation excludes every plan outside the model
+                # (longer ones included), which is cheaper to ask than the model of the cap to solve
+                settled = self._excluded(reg, inst, state, every, jm, res, bound, end, tried, notes)
+                if settled:
+                    break
                 why = "has no plan" if res.status is LexStatus.INFEASIBLE else "has an optimum that fills it"
                 notes.append(f"the bound of {bound} actions{_over(jm, every)} {why}: raised to {cap}")
                 bound = cap
@@ -438,8 +587,8 @@ class HygieneNSP:
                                  f"{earlier[2]} actions")
                 jm, res, bound = earlier
                 break
-        answer = self._answer(reg, inst, state, every, jm, res, bound, notes, t0, t_build, deadline, classes, floor,
-                              tried)
+        answer = self._answer(reg, inst, state, every, jm, res, bound, notes, t0, t_build, end, classes, floor,
+                              tried, deadline, settled)
         if fallback is not None and (answer.cost is None or
                                      fallback.cost.key(inst.profile) < answer.cost.key(inst.profile)):
             answer = replace(fallback, timings=answer.timings, notes=(*answer.notes, *fallback.notes))
@@ -453,10 +602,32 @@ class HygieneNSP:
         return _with_floor(replace(fallback, timings=timings, notes=(*notes, *fallback.notes)), floor,
                            inst.profile.order)
 
+    def _excluded(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
+                  jm: JointModel, res: LexResult, bound: int, deadline: float, tried: _Strong, notes: list[str]
+                  ) -> bool:
+        """Whether the relaxation (then the strong one, once per cost vector, when the time left affords it)
+        admits no plan outside the joint model (another ground action, one used twice, more than ``bound`` actions)
+        that beats its optimum (that exists at all, when it has no plan), each with a quarter of the time left:
+        :meth:`_settle`'s check, asked before a larger bound is tried."""
+        cost = solution(jm, res)[1] if res.found else None
+        covered = [a for a in jm.actions if not a.name.startswith("ongoing:")]
+        for strong in (False, True):
+            seconds = (deadline - time.perf_counter()) / 4
+            if strong:
+                if not self.relax or cost in tried or not _strong_affordable(seconds, every):
+                    return False
+                tried.add(cost)
+            if better_plan_possible(reg, inst, state, every, covered, self.max_actions or bound, cost, SETTINGS,
+                                    max(0.05, seconds), limit=self.max_actions, strong=strong)[0]:
+                if strong:
+                    notes.append("the strong relaxation admits no better plan outside the model (proved)")
+                return True
+        return False
+
     def _settle(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
                 jm: JointModel, res: LexResult, bound: int, classes: list[list[str]], notes: list[str],
-                deadline: float, floor: CostVector | None = None, tried: set | None = None
-                ) -> tuple[JointModel, LexResult, int, bool]:
+                deadline: float, floor: CostVector | None = None, tried: set | None = None,
+                solve_by: float | None = None, settled: bool = False) -> tuple[JointModel, LexResult, int, bool]:
         """Whether the joint model's answer (its optimum, or no plan) holds for every plan: the relaxation over
         every reachable action admits no plan outside the model (another ground action, one used twice, more than
         ``bound`` actions) that beats it (that exists at all, for no plan). When it admits one, the strong
@@ -464,8 +635,11 @@ class HygieneNSP:
         model is widened by the ground actions that plan uses (and its length) and solved again, up to
         ``WIDEN_ROUNDS`` times, and then (or at once, when that plan repeats a ground action) to every reachable
         action. A plan whose cost vector is ``floor`` (the relaxation's optimum over every
-        reachable action) needs no such check. Returns the model, its answer, its bound and whether the answer is
+        reachable action) needs no such check. A widened model is solved by ``solve_by`` (default ``deadline``);
+        ``settled``: the check passed already. Returns the model, its answer, its bound and whether the answer is
         proved for every plan."""
+        if settled:
+            return jm, res, bound, True
         if _meets(jm, res, floor):
             notes.append("its cost vector meets the relaxation's lower bound over every plan")
             return jm, res, bound, True
@@ -496,9 +670,11 @@ class HygieneNSP:
             else:
                 inside = {id(a) for a in covered} | {id(a) for a in escape.outside}
                 wider = [a for a in every if id(a) in inside]
-            longer = max(bound, escape.occurrences) if self.max_actions is None else bound
+            # room for the escape's actions (its occurrences are any feasible count, often far more)
+            longer = max(bound, min(escape.occurrences, bound + max(1, len(escape.outside)))) \
+                if self.max_actions is None else bound
             try:
-                jm2, res2, _ = self._run(reg, inst, state, wider, longer, classes, deadline)
+                jm2, res2, _ = self._run(reg, inst, state, wider, longer, classes, solve_by or deadline)
             except OutOfTime:
                 return jm, res, bound, False
             if res2.status not in (LexStatus.OPTIMAL, LexStatus.INFEASIBLE):
@@ -514,11 +690,12 @@ class HygieneNSP:
     def _answer(self, reg: Registries, inst: Instance, state: ReplayResult, every: list[GroundAction],
                 jm: JointModel, res: LexResult, bound: int, notes: list[str], t0: float, t_build: float,
                 deadline: float, classes: list[list[str]], floor: CostVector | None = None,
-                tried: set | None = None) -> PlannerResult:
-        """The joint model's answer, with the claims its proof covers (docs/planners.md, "Claims")."""
+                tried: set | None = None, solve_by: float | None = None, settled: bool = False) -> PlannerResult:
+        """The joint model's answer, with the claims its proof covers (docs/planners.md, "Claims"); ``solve_by``,
+        ``settled``: as :meth:`_settle`'s."""
         within = f" of at most {self.max_actions} actions" if self.max_actions is not None else ""
         jm, res, bound, proved = self._settle(reg, inst, state, every, jm, res, bound, classes, notes, deadline,
-                                              floor, tried)
+                                              floor, tried, solve_by, settled)
         if not res.found:
             status = PlanStatus.UNDETERMINED
             if res.status is LexStatus.INFEASIBLE:
@@ -553,6 +730,13 @@ class HygieneNSP:
             return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings_since(t0, t_build), notes)
         return PlannerResult(self.name, inst.id, PlanStatus.PLAN, optimal, tuple(steps), text, cost,
                              timings_since(t0, t_build), tuple(notes))
+
+
+def _better(plan: PlannerResult | None, than: PlannerResult | None, inst: Instance) -> PlannerResult | None:
+    """The lexicographically cheaper of two plans (``than`` on ties; either may be None)."""
+    if plan is None or (than is not None and than.cost.key(inst.profile) <= plan.cost.key(inst.profile)):
+        return than
+    return plan
 
 
 def _written(reg: Registries, inst: Instance, steps: list[ChosenStep], name: str, cost: CostVector) -> str | None:

@@ -56,7 +56,7 @@ from hygiene_pddl.planners.lexsat import CpModel, LexSettings, LexStatus, lexsol
 from hygiene_pddl.planners.relaxation_chains import add_chains
 from hygiene_pddl.planners.relaxation_order import (
     add_goals_restored,
-    add_group_reprovision,
+    add_reprovision,
     add_strict_resource_order,
     at_most_one_groups,
 )
@@ -121,7 +121,8 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
     per_tu = 4 * n + len(ongoing) + 1
     rank = {(j, w): m.new_int_var(0, per_tu - 1, f"r{w[0]}{j}") for j in range(n) for w in ("start", "end")}
     # the last occurrence: the first one when a ground action occurs once (with counts; without, a used action
-    # stands for all its occurrences, so the last is only no earlier than the first)
+    # stands for all its occurrences, so the last is only no earlier than the first, and counts as a second one when
+    # it is another occurrence)
     last_start = [m.new_int_var(0, horizon, f"L{j}") for j in range(n)]
     last_rank = {(j, w): m.new_int_var(0, per_tu - 1, f"l{w[0]}{j}") for j in range(n) for w in ("start", "end")}
     again = []  # the last occurrence is not the first
@@ -141,6 +142,8 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
         for w in ("start", "end"):
             m.add(rank[(j, w)] == 0).only_enforce_if(~used[j])
             m.add(last_rank[(j, w)] == rank[(j, w)]).only_enforce_if(once)
+        if not counts:  # a last occurrence that is another one is a second occurrence: it costs once more
+            count[j] = used[j] + 1 - once
 
     def at(p: Point, first: bool = True) -> cp_model.LinearExprT:
         """The happening's place in the plan's order (of the first occurrence, or the last): per_tu * its TU +
@@ -399,7 +402,7 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
                     options.append(off)
                 m.add_bool_or([*options, ~used[j]] if j >= 0 else options)
 
-    add_chains(m, rules, inst, actions, carried, init, at, used, treatments, providers, exempt, strong)
+    add_chains(m, rules, inst, actions, carried, init, at, used, treatments, providers, exempt, strong, last_time)
     if strong:
         positions: dict[tuple[Point, bool], cp_model.IntVar] = {}
         longest = max((a.duration for a in actions), default=0)
@@ -413,7 +416,8 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
             return positions[(p, first)]
 
         add_strict_resource_order(m, actions, ongoing, init, makes, pos, used, again, per_tu)
-        add_group_reprovision(m, actions, at_most_one_groups(actions, ongoing, init), makes, at, used, last_time, init)
+        add_reprovision(m, actions, at_most_one_groups(actions, ongoing, init), makes, sure, at, used, last_time,
+                        init)
 
     # goals: a provider relied on for each goal that does not hold now (its guard made true first)
     for g in inst.goals:
@@ -450,7 +454,7 @@ def build_relaxation(reg: Registries, inst: Instance, state: ReplayResult, actio
     for load, when in loads:
         m.add(makespan >= load).only_enforce_if(when)
     objectives, constant, upper = cost_objectives(inst, actions, count, makespan, horizon,
-                                                  horizon if counts else 1)
+                                                  max(1, horizon) if counts else 2)
     return RelaxedModel(m, list(actions), used, start, objectives, constant, upper, count)
 
 

@@ -15,14 +15,15 @@ Provider = tuple
 
 def add_chains(m: cp_model.CpModel, rules: HygieneRules, inst: Instance, actions: list[GroundAction],
                 carried: dict, init: set, at, used: list, treatments, providers,  # noqa: ANN001
-                exempt: dict, strong: bool = False) -> None:
+                exempt: dict, strong: bool = False, last_time: int = 0) -> None:
     """Hazards passed on (docs/planners.md, "Chains"): a checked contact of a used action, at its first and at its
     last occurrence, brings hazard h from carrier y onto a clean region dst protected against it, where y carries
     h now, or gained it from a carrier x that carries it now through a contact that surely happened earlier (x
     untreated until then, the contact's guard true now and not undone). Then a treatment of y removed h in
     between, or the contact's guard was undone first, or dst already had h (an exempt contact brought it first)
     and, when a goal needs dst clean of h, a treatment of dst removes it later. With ``strong``, also
-    :func:`add_last_goal`."""
+    :func:`add_last_goal` and the clean end of a treated goal region (below; ``last_time`` bounds every happening's
+    place)."""
     goal_unsafe = {f for g in inst.goals if g[0] == "safe" for f in rules.unsafe_facts(g[1])}
 
     def option(p: Provider, *constraints) -> object:  # noqa: ANN002 - linear constraints
@@ -96,6 +97,9 @@ def add_chains(m: cp_model.CpModel, rules: HygieneRules, inst: Instance, actions
 
     if strong:
         add_last_goal(m, inst, actions, init, at, used, providers, protected)
+        for r, h in sorted(f for f in goal_unsafe if f[1] in carried.get(f[0], ())):
+            _clean_after_treatment(m, rules, actions, carried, at, used, treatments, option, undone_by, sure_guard,
+                                   r, h, last_time)
 
 
 def add_last_goal(m: cp_model.CpModel, inst: Instance, actions: list[GroundAction], init: set, at, used: list,  # noqa: ANN001
@@ -142,6 +146,39 @@ def add_last_goal(m: cp_model.CpModel, inst: Instance, actions: list[GroundActio
             for q, contacts in gains.items():
                 for c in contacts:
                     protected(c, at(q, False), last[q])
+
+
+def _clean_after_treatment(m: cp_model.CpModel, rules: HygieneRules, actions: list[GroundAction], carried: dict,
+                           at, used: list, treatments, option, undone_by, sure_guard, r: Carrier, h: str,  # noqa: ANN001
+                           last_time: int) -> None:
+    """A region r that carries h now and must end clean of it (a ``(safe o)`` goal): let T be the last happening
+    that removes h from r (one exists, as r carries h now); nothing brings h onto r at or after T, or r would
+    carry h at the end. So a contact that happens strictly after T between r and a carrier y that carries h now,
+    and that would pass h on to r, finds y clean: a treatment of y that may remove h came strictly before it (a
+    contact reads its pre-state, and only treatments remove hazards), or the contact's guard (true now) was
+    undone first. T is an occurrence of a used treatment of r, so no later than theta, the latest last
+    occurrence of the used treatments of r (a history end's time); the rule is stated for contacts strictly after
+    theta, at their first and at their last occurrence."""
+    contacts = [(u, w, c, y) for u, a in enumerate(actions) for w in ("start", "end") for c in a.phase(w).contacts
+                if sure_guard(c.guard) for y, dst in (c.pair, c.pair[::-1])
+                if dst == r and y != r and h in carried.get(y, ()) and rules.crosses(h, y, r)]
+    pool = treatments(r, h)
+    if not contacts or not pool:
+        return
+    theta = m.new_int_var(0, last_time, "")
+    for p in pool:
+        if p[0] >= 0:
+            m.add(theta >= at(p, False)).only_enforce_if(used[p[0]])
+        else:
+            m.add(theta >= at(p))
+    m.add_bool_or([option(p, theta <= at(p, False)) for p in pool])
+    for u, w, c, y in contacts:
+        for tau in (at((u, w)), at((u, w), False)):
+            late = m.new_bool_var("")
+            m.add(tau >= theta + 1).only_enforce_if(late)
+            m.add(tau <= theta).only_enforce_if(~late)
+            options = [option(t, at(t) <= tau - 1) for t in treatments(y, h)] + undone_by(c.guard, tau - 1)
+            m.add_bool_or([~used[u], ~late, *options])
 
 
 def _chain(m: cp_model.CpModel, option, undone_by, gain_holds, at, used, u: int, tau, src, guard: tuple,  # noqa: ANN001

@@ -13,6 +13,9 @@ docs/planners.md, "Proof by relaxation", derives each rule; in short:
   gripper's ``empty`` and its ``holding`` atoms). When a happening U needs X and an earlier happening V needs
   another atom Y of X's group, X was false at V, so a happening in [V, U) made X true: some provider's first
   occurrence is before U and its last is no earlier than V.
+* *Deleted supports.* Let pi be the last happening before U that made the literal U needs so (none, when it holds
+  now and held until U). It holds from pi to U, so no happening that surely undoes it comes strictly between
+  (:func:`add_reprovision`, with the group rule).
 """
 
 from __future__ import annotations
@@ -145,45 +148,69 @@ def add_strict_resource_order(m: cp_model.CpModel, actions: Sequence[GroundActio
             m.add_no_overlap(intervals)
 
 
-def add_group_reprovision(m: cp_model.CpModel, actions: Sequence[GroundAction], groups: Sequence[frozenset[Atom]],
-                          makes: dict, at: Callable, used: Sequence, last_time: int, init: set[Atom]) -> None:
-    """The at-most-one group rule (module docstring) over first occurrences, for users of atoms false now, and
-    at most ``MAX_PAIRS`` pairs."""
+def add_reprovision(m: cp_model.CpModel, actions: Sequence[GroundAction], groups: Sequence[frozenset[Atom]],
+                    makes: dict, sure: dict, at: Callable, used: Sequence, last_time: int, init: set[Atom]) -> None:
+    """The last provision before a need (module docstring: at-most-one groups, deleted supports) over first
+    occurrences of users, for at most ``MAX_PAIRS`` (user, other happening) pairs: the last happening pi before the
+    user that made the literal so is an occurrence of a provider, or there is none (then the literal holds now and
+    held throughout until the user); no user of a group mate (first occurrence) and no happening that surely undoes
+    the literal (first and last occurrence) comes strictly between pi (the beginning, when none) and the user."""
     member = {x: g for g in groups for x in g}
-    needs: dict[Atom, list[Point]] = {}
+    needs: dict[tuple[Atom, bool], list[Point]] = {}
     for j, a in enumerate(actions):
         for w, conds in (("start", a.cond_start), ("end", a.cond_end)):
             for x, positive in conds:
-                if positive and x in member:
-                    needs.setdefault(x, []).append((j, w))
+                if not is_derived(x) and x[0] not in RESOURCES:
+                    needs.setdefault((x, positive), []).append((j, w))
+    group_needs = {x: us for (x, positive), us in needs.items() if positive}
     budget = MAX_PAIRS
-    for x in sorted(needs):
-        if x in init:
-            continue
-        providers = makes.get((x, True), [])
-        others = [v for y in sorted(member[x] - {x}) for v in needs.get(y, [])]
-        for u in needs[x]:
-            earlier = [v for v in others if v[0] != u[0] or v[1] != u[1]]
-            if not earlier or budget < len(earlier):
+    for (x, positive) in sorted(needs, key=lambda k: ((k[0] in init) == k[1], k)):  # literals false now first
+        providers = makes.get((x, positive), [])
+        mates = [v for y in sorted(member[x] - {x}) for v in group_needs.get(y, [])] if positive and x in member \
+            else []
+        undoers = sure.get((x, not positive), [])
+        for u in needs[(x, positive)]:
+            earlier = [v for v in mates if v != u]
+            undone = [(d[0], d[1]) for d in undoers if (d[0], d[1]) != u]
+            size = len(earlier) + 2 * len(undone)
+            if not size or budget < size:
                 continue
-            budget -= len(earlier)
+            budget -= size
             tau = at(u)
-            # pi: the last provision of x before u (some provider's occurrence: between its first and last)
-            pi = m.new_int_var(0, last_time, "")
-            m.add(pi <= tau - 1).only_enforce_if(used[u[0]])
-            options = []
-            for p in providers:
-                q = m.new_bool_var("")
-                if p[0] >= 0:
-                    m.add_implication(q, used[p[0]])
-                m.add(at(p) <= pi).only_enforce_if(q)
-                m.add(at(p, False) >= pi).only_enforce_if(q)
-                options.append(q)
-            m.add_bool_or([~used[u[0]], *options])
-            for v in earlier:  # x holds from pi to u, so no user of a group mate comes in between
+            pi = _last_provision(m, providers, at, used, u, last_time, (x in init) == positive)
+            # the literal holds from pi to u: no user of a group mate, and no happening that surely undoes it, comes
+            # strictly between
+            others = [(at(v), [used[v[0]]]) for v in earlier]
+            for d in undone:
+                when = [used[d[0]]] if d[0] >= 0 else []
+                others += [(at(d), when), (at(d, False), when)]
+            for place, when in others:
                 b = m.new_bool_var("")
-                m.add(at(v) <= pi).only_enforce_if(b)
-                m.add(at(v) >= tau).only_enforce_if([~b, used[u[0]], used[v[0]]])
+                m.add(place <= pi).only_enforce_if(b)
+                m.add(place >= tau).only_enforce_if([~b, used[u[0]], *when])
+
+
+def _last_provision(m: cp_model.CpModel, providers: list, at: Callable, used: Sequence, u: Point, last_time: int,
+                    holds_now: bool) -> cp_model.IntVar:
+    """pi, the place of the last happening before ``u`` (when used) that made its literal so: an occurrence of a
+    provider (between its first and last occurrence), or -1 when there is none, which only a literal that
+    ``holds_now`` allows (it then held from now on until u)."""
+    pi = m.new_int_var(-1, last_time, "")
+    m.add(pi <= at(u) - 1).only_enforce_if(used[u[0]])
+    options = []
+    for p in providers:
+        q = m.new_bool_var("")
+        if p[0] >= 0:
+            m.add_implication(q, used[p[0]])
+        m.add(at(p) <= pi).only_enforce_if(q)
+        m.add(at(p, False) >= pi).only_enforce_if(q)
+        options.append(q)
+    if holds_now:
+        none = m.new_bool_var("")
+        m.add(pi == -1).only_enforce_if(none)
+        options.append(none)
+    m.add_bool_or([~used[u[0]], *options])
+    return pi
 
 
 def add_goals_restored(m: cp_model.CpModel, goals: Sequence[Atom], sure: dict, makes: dict, at: Callable,

@@ -55,8 +55,15 @@ class _FirstBound(HygieneNSP):
         return self.first, DEFAULT_CAP
 
 
+@pytest.fixture
+def raising(monkeypatch):
+    """The raise to the cap even where the relaxation excludes every plan outside the bounded model (it is asked
+    first: ``HygieneNSP._excluded``)."""
+    monkeypatch.setattr(HygieneNSP, "_excluded", lambda *args, **kwargs: False)
+
+
 @pytest.mark.parametrize(("first", "why"), [(1, "has no plan"), (3, "has an optimum that fills it")])
-def test_a_bound_without_plan_or_filled_is_raised_to_the_cap(first, why):
+def test_a_bound_without_plan_or_filled_is_raised_to_the_cap(raising, first, why):
     inst = load_instance(SPOON, REG)
     ref = load_reference(SPOON.with_name(SPOON.stem + ".reference.json"))
     result = _FirstBound(first=first).solve(inst, 60, REG)
@@ -68,7 +75,16 @@ def test_a_bound_without_plan_or_filled_is_raised_to_the_cap(first, why):
            "better" in result.notes
 
 
-def test_no_plan_within_the_cap_is_claimed_only_after_raising():
+def test_a_filled_bound_is_not_raised_when_the_relaxation_excludes_every_longer_plan():
+    inst = load_instance(SPOON, REG)
+    result = _FirstBound(first=3).solve(inst, 60, REG)
+    assert result.status is PlanStatus.PLAN and result.proved_optimal and len(result.steps) == 3
+    assert not any("raised to" in n for n in result.notes)
+    assert "optimal: the best of at most 3 actions, and the relaxation shows that no other plan is better" in \
+        result.notes
+
+
+def test_no_plan_within_the_cap_is_claimed_only_after_raising(raising):
     inst = load_instance(SPOON, REG)
     starved = replace(inst, horizon=inst.decision_time + 1)  # one TU: no treatment plus pick and place fits
     result = _FirstBound(first=1).solve(starved, 60, REG)
@@ -76,6 +92,14 @@ def test_no_plan_within_the_cap_is_claimed_only_after_raising():
     assert f"the bound of 1 actions{FOCUSED} has no plan: raised to {DEFAULT_CAP}" in result.notes
     assert f"no plan: none within {DEFAULT_CAP} actions (proved), and the relaxation excludes every other plan" in \
         result.notes
+
+
+def test_no_plan_within_a_bound_is_claimed_for_every_plan_only_with_the_relaxation():
+    inst = load_instance(SPOON, REG)
+    starved = replace(inst, horizon=inst.decision_time + 1)
+    result = _FirstBound(first=1).solve(starved, 60, REG)
+    assert result.status is PlanStatus.INFEASIBLE
+    assert result.notes == ("no plan: none within 1 actions (proved), and the relaxation excludes every other plan",)
 
 
 @pytest.mark.parametrize("path", one_per_family(), ids=lambda p: p.stem)
@@ -88,7 +112,7 @@ def test_adaptive_bound_gives_the_fixed_bound_answer(path):
     assert adaptive.proved_optimal == fixed.proved_optimal
 
 
-def test_a_raised_bound_that_runs_out_of_time_keeps_the_earlier_plan(monkeypatch):
+def test_a_raised_bound_that_runs_out_of_time_keeps_the_earlier_plan(monkeypatch, raising):
     from hygiene_pddl.planners.lexsat import LexResult, LexStatus
     from hygiene_pddl.planners.nsp import SETTINGS
 
