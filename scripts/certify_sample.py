@@ -36,9 +36,20 @@ def _job(args: tuple[str, dict]) -> dict:
             "problem": c.problem}
 
 
-def main() -> int:
+def composition(reg) -> list:  # noqa: ANN001 - Registries; the episodes of the v2 composition, in order
+    """The episodes of the composition nearest SPEC §9's rows (``builder.closest``), in composition order; prints
+    how many and the deviation."""
     from hygiene_pddl.episodes.builder import candidates, closest
     from hygiene_pddl.episodes.pipeline import first_family_contribution
+
+    cands = [c for c in candidates(reg) if reg.families[c.family].spec is not None]
+    choice, off, _ = closest(cands, first_family_contribution(reg))
+    eps = [ep for c in cands if choice.get(c.family) == c.archetype for ep in c.episodes]
+    print(f"{len(choice)} families, {len(eps)} instances, off {off or 'nothing'}", flush=True)
+    return eps
+
+
+def main() -> int:
     from hygiene_pddl.registries import load_registries
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -47,10 +58,8 @@ def main() -> int:
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     reg = load_registries()
-    cands = [c for c in candidates(reg) if reg.families[c.family].spec is not None]
-    choice, off, _ = closest(cands, first_family_contribution(reg))
-    eps = [ep for c in cands if choice.get(c.family) == c.archetype for ep in c.episodes]
-    print(f"{len(choice)} families, {len(eps)} instances, off {off or 'nothing'}; every {args.every}th", flush=True)
+    eps = composition(reg)
+    print(f"every {args.every}th", flush=True)
     rows = []
     with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
         for r in pool.map(_job, [(e.id, e.public(reg)) for e in eps[::args.every]]):
