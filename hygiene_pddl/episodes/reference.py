@@ -63,16 +63,14 @@ def certify(reg: Registries, inst: Instance, max_actions: int = MAX_ACTIONS, tim
         feasible = a.cost is not None
     ref = a if a.cost is not None or not feasible else b
     text = a.plan_text if ref is a else b.plan_text
-    if not right or not feasible:
-        return Certified(inst.id, feasible, ref.cost if feasible else None, ref.steps if feasible else (), text,
-                         methods, ag.problem)
-    steps = mirrored_steps(reg, ref.steps)
-    planner = text.splitlines()[0].removeprefix("; planner: ") if text.startswith("; planner: ") else ref.method
-    text = plan_text(reg, inst, list(steps), planner, ref.cost)
-    problem = ag.problem
-    if evaluate_plan(reg, inst, parse_plan(text)).cost != ref.cost:  # a renaming: never, unless a gripper is special
-        problem = problem or "the mirrored reference plan does not cost the same under the instance"
-    return Certified(inst.id, feasible, ref.cost, steps, text, methods, problem)
+    steps, cost, problem = (ref.steps, ref.cost, ag.problem) if feasible else ((), None, ag.problem)
+    if right and feasible:  # the plan of the mirrored instance, mirrored back and re-checked on the instance
+        steps = mirrored_steps(reg, steps)
+        planner = text.splitlines()[0].removeprefix("; planner: ") if text.startswith("; planner: ") else ref.method
+        text = plan_text(reg, inst, list(steps), planner, cost)
+        if evaluate_plan(reg, inst, parse_plan(text)).cost != cost:  # a renaming: never, unless a gripper is special
+            problem = problem or "the mirrored reference plan does not cost the same under the instance"
+    return Certified(inst.id, feasible, cost, steps, text, methods, problem)
 
 
 def for_twin(reg: Registries, twin: Instance, plan: str) -> Plan:
