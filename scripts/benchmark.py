@@ -129,8 +129,9 @@ def _shared() -> Path | None:
 def val_jobs(folder: Path) -> tuple[list[tuple[str, str, str]], int]:
     """(DOMAIN, PROBLEM, PLAN) triples: the conformance corpus's plans and the benchmark's reference plans (written
     by the plan writer into `folder`); and how many of them are conformance plans."""
+    from hygiene_pddl.episodes.reference import chosen_steps
     from hygiene_pddl.instances import load_instance, load_reference
-    from hygiene_pddl.planners.base import ChosenStep, plan_text
+    from hygiene_pddl.planners.base import plan_text
     from hygiene_pddl.registries import load_registries
 
     jobs = []
@@ -146,7 +147,7 @@ def val_jobs(folder: Path) -> tuple[list[tuple[str, str, str]], int]:
         if not ref.feasible:
             continue
         inst = load_instance(path, reg)
-        steps = [ChosenStep(s.start, s.name, s.args, s.duration, i) for i, s in enumerate(ref.plan)]
+        steps = chosen_steps(ref.plan)
         plan = folder / f"{path.stem}.plan"
         plan.write_text(plan_text(reg, inst, steps, "reference", ref.optimal_cost))
         jobs.append((str(ROOT / "domains" / f"{inst.family}.pddl"), str(path.with_name(path.stem + ".pddl")),

@@ -17,7 +17,7 @@ from compiler import ticks
 from compiler.steps import StepMapper
 from hygiene_pddl.costs import CostVector
 from hygiene_pddl.episodes.handedness import mirrored, mirrored_steps, right_handed
-from hygiene_pddl.instances.model import Instance
+from hygiene_pddl.instances.model import Instance, ReferenceStep
 from hygiene_pddl.planners.base import EPSILON, ChosenStep, plan_text
 from hygiene_pddl.plans.model import Plan, PlanStep
 from hygiene_pddl.plans.parser import parse_plan
@@ -128,7 +128,25 @@ def admit_pair(reg: Registries, kind: str, label: str, a: tuple[Instance, Certif
 
 
 def reference_steps(cert: Certified) -> list[dict]:
-    return [{"start": s.start, "name": s.name, "args": list(s.args), "duration": s.duration} for s in cert.steps]
+    """The certified plan's steps as reference JSON. Where the certifying planner placed some end among the
+    starts of its instant (``end_order``), every step also keeps its happening positions, so that the plan
+    written again from these steps (:func:`chosen_steps`) has the certified happening order."""
+    fixed = any(s.end_order is not None for s in cert.steps)
+    out = []
+    for s in cert.steps:
+        step = {"start": s.start, "name": s.name, "args": list(s.args), "duration": s.duration}
+        if fixed:
+            step |= {"order": s.order} | ({} if s.end_order is None else {"end_order": s.end_order})
+        out.append(step)
+    return out
 
 
-__all__ = ["Certified", "admit_pair", "certify", "for_twin", "plan_text", "reference_steps", "replays_as"]
+def chosen_steps(plan: tuple[ReferenceStep, ...]) -> list[ChosenStep]:
+    """A reference plan's steps as a planner's (for :func:`plan_text`): the stored happening positions, else
+    the steps' own order."""
+    return [ChosenStep(s.start, s.name, s.args, s.duration, i if s.order is None else s.order, s.end_order)
+            for i, s in enumerate(plan)]
+
+
+__all__ = ["Certified", "admit_pair", "certify", "chosen_steps", "for_twin", "plan_text", "reference_steps",
+           "replays_as"]

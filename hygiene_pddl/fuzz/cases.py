@@ -83,15 +83,16 @@ def ipc_seeds() -> tuple[tuple[Path, Path, Path], ...]:
 @cache
 def reference_plan(seed: BenchmarkSeed) -> str:
     """The instance's reference plan (or status) as the plan file a planner would write."""
+    from hygiene_pddl.episodes.reference import chosen_steps
     from hygiene_pddl.instances import load_instance, load_reference
-    from hygiene_pddl.planners.base import ChosenStep, PlanStatus, plan_text
+    from hygiene_pddl.planners.base import PlanStatus, plan_text
     from hygiene_pddl.registries import load_registries
 
     reg = load_registries()
     inst, ref = load_instance(seed.instance, reg), load_reference(seed.reference)
     if not ref.feasible:
         return plan_text(reg, inst, [], "reference", None, PlanStatus.INFEASIBLE)
-    steps = [ChosenStep(s.start, s.name, s.args, s.duration, i) for i, s in enumerate(ref.plan)]
+    steps = chosen_steps(ref.plan)
     return plan_text(reg, inst, steps, "reference", ref.optimal_cost)
 
 

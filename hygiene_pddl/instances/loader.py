@@ -246,7 +246,8 @@ def load_reference(path: Path | str) -> Reference:
             raise InstanceError(str(exc), doc.location(["optimal_cost"])) from None
     return Reference(
         instance=d["instance"], family=d["family"], feasible=d["feasible"], optimal_cost=cost,
-        plan=tuple(ReferenceStep(s["start"], s["name"], tuple(s["args"]), s["duration"]) for s in d["plan"]),
+        plan=tuple(ReferenceStep(s["start"], s["name"], tuple(s["args"]), s["duration"], s.get("order"),
+                                 s.get("end_order")) for s in d["plan"]),
         design=d["design"]["kind"],
         pairs=tuple(PairLink(x["kind"], x["label"], x["with"]) for x in d["design"]["pairs"]),
         event=d["design"]["event"], prior_violation=d["design"]["prior_violation"], group=d["design"].get("group"),

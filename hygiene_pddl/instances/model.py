@@ -75,10 +75,16 @@ class Instance:
 
 @dataclass(frozen=True)
 class ReferenceStep:
+    """One step of a reference plan; ``order`` / ``end_order`` are the happening positions the certifying
+    planner fixed (written only when some end was placed among the starts of its instant, see
+    :func:`hygiene_pddl.episodes.reference.reference_steps`)."""
+
     start: int
     name: str
     args: tuple[str, ...]
     duration: int
+    order: int | None = None
+    end_order: int | None = None
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ any start there, so it called makespan 5 optimal; it now orders the happenings a
 offsets do (docs/certification.md, "Happenings at one instant")."""
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,27 @@ def test_an_order_no_offsets_realise_is_refused():
     root.before = frozenset({(0, 1)})
     with pytest.raises(_Invalid):
         search.order(root, 1, cover.index, 0, now)
+
+
+def test_a_reference_plan_keeps_its_happening_order_through_the_reference_file(tmp_path):
+    """The build stores the certified plan as reference steps (``reference_steps``); the fuzzer, the VAL runs of
+    scripts/benchmark.py and the tests write the plan again from them (``chosen_steps``). Without the happening
+    positions the written plan puts the cover's end before the add-into's start and is invalid."""
+    import json
+
+    from hygiene_pddl.episodes.reference import Certified, chosen_steps, reference_steps
+    from hygiene_pddl.instances.loader import load_reference
+
+    inst = load_instance(HERE / "fish_tank_same_instant.json", REG)
+    r = exact_search(REG, inst, max_actions=None, time_limit=30)
+    cert = Certified(inst.id, True, r.cost, r.steps, "", ("exact",))
+    stored = reference_steps(cert)
+    assert all("order" in s for s in stored) and any("end_order" in s for s in stored)
+    ref_file = tmp_path / "x.reference.json"
+    committed = next((Path(__file__).parents[2] / "problems" / "spoon_fruit").glob("*.reference.json"))
+    doc = json.loads(committed.read_text()) | {"plan": stored}  # a committed reference file with this plan
+    ref_file.write_text(json.dumps(doc))
+    ref = load_reference(ref_file)
+    assert _valid_with_cost(inst, chosen_steps(ref.plan), r.cost)
+    positional = [replace(s, order=i, end_order=None) for i, s in enumerate(chosen_steps(ref.plan))]
+    assert not _valid_with_cost(inst, positional, r.cost)  # what the reference file used to give

@@ -145,7 +145,8 @@ def test_no_plan_over_a_restricted_grounding_is_not_claimed_for_every_plan(monke
     grounding misses the pad treatments that the valid 3-action reference plan needs, and no model that holds a
     treatment is built in time."""
     import hygiene_pddl.planners.nsp as nsp
-    from hygiene_pddl.planners.base import ChosenStep, plan_text
+    from hygiene_pddl.episodes.reference import chosen_steps
+    from hygiene_pddl.planners.base import plan_text
     from hygiene_pddl.planners.grounding import focused, reachable_actions
     from hygiene_pddl.planners.joint import OutOfTime
     from hygiene_pddl.plans.parser import parse_plan
@@ -153,7 +154,7 @@ def test_no_plan_over_a_restricted_grounding_is_not_claimed_for_every_plan(monke
 
     inst = load_instance(SPOON, REG)
     ref = load_reference(SPOON.with_name(SPOON.stem + ".reference.json"))
-    steps = [ChosenStep(s.start, s.name, s.args, s.duration, k) for k, s in enumerate(ref.plan)]
+    steps = chosen_steps(ref.plan)
     hand = evaluate_plan(REG, inst, parse_plan(plan_text(REG, inst, steps, "hand", ref.optimal_cost)))
     assert hand.valid and len(steps) == 3 < DEFAULT_CAP  # a plan within every bound the notes name
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from hygiene_pddl.episodes.reference import chosen_steps
 from hygiene_pddl.instances import load_instance, load_reference
 from hygiene_pddl.pddl import read_domain, read_problem
-from hygiene_pddl.planners.base import ChosenStep, plan_text
+from hygiene_pddl.planners.base import plan_text
 from hygiene_pddl.plans.parser import parse_plan
 from hygiene_pddl.plans.writer import write_plan
 from hygiene_pddl.registries import load_registries
@@ -27,7 +28,7 @@ EPS = Fraction(1, 100)
 def reference_plan(path: Path):
     inst = load_instance(path, REG)
     ref = load_reference(path.with_name(path.stem + ".reference.json"))
-    steps = [ChosenStep(s.start, s.name, s.args, s.duration, i) for i, s in enumerate(ref.plan)]
+    steps = chosen_steps(ref.plan)
     return inst, ref, parse_plan(plan_text(REG, inst, steps, "reference", ref.optimal_cost))
 
 

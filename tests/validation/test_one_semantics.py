@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from compiler.render import render_domain, render_problem
+from hygiene_pddl.episodes.reference import chosen_steps
 from hygiene_pddl.instances import load_instance, load_reference
 from hygiene_pddl.instances.loader import instance_from_data
 from hygiene_pddl.pddl import read_domain, read_problem
@@ -150,7 +151,7 @@ def test_the_reference_plans_stay_valid_at_both_levels():
         if path.name.endswith(".reference.json"):
             continue
         inst, ref = load_instance(path, REG), load_reference(path.with_name(path.stem + ".reference.json"))
-        steps = [ChosenStep(s.start, s.name, s.args, s.duration, i) for i, s in enumerate(ref.plan)]
+        steps = chosen_steps(ref.plan)
         plan = parse_plan(plan_text(REG, inst, steps, "reference", ref.optimal_cost))
         domain = read_domain(ROOT / "domains" / "spoon_fruit.pddl")
         pddl = PddlValidator(domain, read_problem(path.with_suffix(".pddl")))
