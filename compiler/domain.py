@@ -95,9 +95,7 @@ def gripper_constants(reg: Registries, fd: FamilyDomain) -> list[str]:
     """The robot's grippers that a literal of K's actions names (``(holding left ?s)``): the domain declares them
     as constants (and the problem does not declare them again)."""
     kinds = dict(reg.predicates)
-    used = {arg for a in fd.actions for lit in a.literals
-            for arg, kind in zip(lit.args, kinds[lit.predicate], strict=True)
-            if kind == "gripper" and not arg.startswith("?")}
+    used = {g for a in fd.actions for _, g in a.named_grippers(kinds)}
     return [g for g in reg.grippers if g in used]
 
 

@@ -100,15 +100,30 @@ def _literals(ctx: _Ctx, path: list, items: Sequence[str], params: set[str], pre
 OBJECT_KINDS = ("item", "place", "thing")
 
 
-def _constant_grippers(ctx: _Ctx, actions: Mapping[str, ActionSchema], preds: Mapping,
+def _constant_grippers(ctx: _Ctx, raw: Mapping, actions: Mapping[str, ActionSchema], preds: Mapping,
                        grippers: Sequence[str]) -> None:
-    """A literal may name a gripper by name (``(holding left ?s)``): it must be one of the robot's grippers."""
+    """A literal may name a gripper by name (``(holding left ?s)``): it must be one of the robot's grippers.
+    The message points at the literal's text in ``raw`` (the actions document)."""
     for name, a in actions.items():
-        for lit in a.literals:
-            for arg, kind in zip(lit.args, preds[lit.predicate], strict=True):
-                if kind == "gripper" and not arg.startswith("?") and arg not in grippers:
-                    raise ctx.fail(["actions", name], f"{lit} names {arg!r}, which is not one of the robot's "
-                                                      f"grippers {list(grippers)}")
+        for lit, arg in a.named_grippers(preds):
+            if arg not in grippers:
+                raise ctx.fail(_text_path(raw[name], str(lit), ["actions", name]),
+                               f"{lit} names {arg!r}, which is not one of the robot's grippers {list(grippers)}")
+
+
+def _text_path(node: object, literal: str, path: list) -> list:
+    """The path of the first string under ``node`` that parses as ``literal`` (else ``path`` itself)."""
+    items = node.items() if isinstance(node, Mapping) else enumerate(node) if isinstance(node, list) else ()
+    for key, child in items:
+        if isinstance(child, str):
+            try:
+                if str(parse_literal(child)) == literal:
+                    return [*path, key]
+            except ValueError:
+                continue
+        elif (found := _text_path(child, literal, [*path, key])) != [*path, key]:
+            return found
+    return path
 
 
 def _endpoint(ctx: _Ctx, path: list, text: str, params: Mapping[str, str], parts: set[str],
@@ -394,7 +409,7 @@ def _load(data_dir: Path) -> Registries:
             costs=_amounts(ac, [*base, "costs"], a.get("costs", {}), DIMENSIONS[:8]),
             description=a.get("description", ""))
 
-    _constant_grippers(ac, actions, preds, grippers)
+    _constant_grippers(ac, act["actions"], actions, preds, grippers)
 
     ev, ec = docs["events"].data, _Ctx(docs["events"])
     events: dict[str, EventSchema] = {}

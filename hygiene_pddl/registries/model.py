@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from hygiene_pddl.costs import Profile
@@ -220,6 +221,13 @@ class ActionSchema:
         effects = tuple(e for u in self.updates for e in u.effects)
         return (*self.cond_start, *self.cond_overall, *self.cond_end, *self.eff_start, *self.eff_end, *guards,
                 *effects)
+
+    def named_grippers(self, kinds: Mapping[str, Sequence[str]]) -> tuple[tuple[Literal, str], ...]:
+        """(literal, gripper) for every gripper a literal names by name, not by parameter (``(holding left ?s)``);
+        ``kinds`` gives each predicate's argument types."""
+        return tuple((lit, arg) for lit in self.literals
+                     for arg, kind in zip(lit.args, kinds[lit.predicate], strict=True)
+                     if kind == "gripper" and not arg.startswith("?"))
 
 
 @dataclass(frozen=True)

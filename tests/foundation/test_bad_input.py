@@ -85,6 +85,11 @@ REGISTRY_BREAKS = {
     "unknown_profile_dimension": RegistryBreak(
         "profiles.yaml", "order: [water, cleaning_agent]", "order: [watter, cleaning_agent]",
         "profiles.water_first.order", "watter", "watter"),
+    "unknown_gripper_constant": RegistryBreak(
+        "actions.yaml", 'at_start: ["(sprayed ?s)", "(not (holding left ?s))"',
+        'at_start: ["(sprayed ?s)", "(not (holding middle ?s))"',
+        "actions.dwell.condition.at_start.1", "holding middle",
+        "names 'middle', which is not one of the robot's grippers"),
     "yaml_syntax": RegistryBreak(
         "events.yaml", "    parameters: [[h, time]]", "    parameters: [[h, time]",
         "", "sets_horizon", "not valid YAML"),
