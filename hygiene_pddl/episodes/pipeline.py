@@ -159,10 +159,20 @@ def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, l
         if not failures:
             return {"format": "hygiene-pddl-manifest/1", "targets": TARGETS,
                     "designs": dict(sorted(choice.items())),
-                    "references": {ep.id: {k: v for k, v in certs[ep.id].items() if k not in ("id", "problem")}
-                                   for ep in episodes}}
+                    "references": {ep.id: _reference(reg, ep, certs[ep.id]) for ep in episodes}}
         banned |= set(failures)
     raise RuntimeError(f"no admissible composition after {max_rounds} rounds")
+
+
+def _reference(reg: Registries, ep: Episode, rec: dict) -> dict:
+    """A certification record as the manifest keeps it: the steps are read from the certified plan text, with
+    its happening order (so a cache written by older code gives the same manifest)."""
+    from hygiene_pddl.episodes.reference import Certified, reference_steps, steps_of_text
+
+    inst = instance_from_data(ep.public(reg), reg, ep.id)
+    steps = steps_of_text(reg, inst, rec["plan_text"])
+    out = {k: v for k, v in rec.items() if k not in ("id", "problem")}
+    return out | {"plan": reference_steps(Certified(ep.id, rec["feasible"], None, steps, "", ()))}
 
 
 def manifest_text(manifest: dict) -> str:

@@ -141,6 +141,23 @@ def reference_steps(cert: Certified) -> list[dict]:
     return out
 
 
+def steps_of_text(reg: Registries, inst: Instance, text: str) -> tuple[ChosenStep, ...]:
+    """A written plan's steps back in registry terms, with the happening positions its epsilon offsets give
+    (an end before a start at the same time point: the plan writer never puts a dependent pair there). The build
+    takes the reference steps from the certified plan text, so the manifest does not depend on which code wrote
+    its certification cache."""
+    mapper = StepMapper(reg, inst)
+    world = [s for s in parse_plan(text).steps if mapper.finish_makespan(s.action, s.args) is None]
+    happenings = sorted([(s.time + s.duration, 0, i) for i, s in enumerate(world)]
+                        + [(s.time, 1, i) for i, s in enumerate(world)])
+    rank = {(kind, i): k for k, (_, kind, i) in enumerate(happenings)}
+    out = []
+    for i, s in enumerate(world):
+        name, args = mapper.from_pddl(s.action, s.args)
+        out.append(ChosenStep(int(s.time), name, tuple(args), int(s.duration), rank[(1, i)], rank[(0, i)]))
+    return tuple(sorted(out, key=lambda c: (c.start, c.order)))
+
+
 def chosen_steps(plan: tuple[ReferenceStep, ...]) -> list[ChosenStep]:
     """A reference plan's steps as a planner's (for :func:`plan_text`): the stored happening positions, else
     the steps' own order."""
@@ -149,4 +166,4 @@ def chosen_steps(plan: tuple[ReferenceStep, ...]) -> list[ChosenStep]:
 
 
 __all__ = ["Certified", "admit_pair", "certify", "chosen_steps", "for_twin", "plan_text", "reference_steps",
-           "replays_as"]
+           "replays_as", "steps_of_text"]

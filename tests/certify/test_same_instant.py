@@ -111,3 +111,22 @@ def test_a_reference_plan_keeps_its_happening_order_through_the_reference_file(t
     assert _valid_with_cost(inst, chosen_steps(ref.plan), r.cost)
     positional = [replace(s, order=i, end_order=None) for i, s in enumerate(chosen_steps(ref.plan))]
     assert not _valid_with_cost(inst, positional, r.cost)  # what the reference file used to give
+
+
+def test_the_steps_read_back_from_a_written_plan_write_the_same_plan():
+    """``steps_of_text`` (how the build takes reference steps from the certified plan text): the fish tank's
+    certified plan, read back and written again, has the same timed steps (the lines may come in another order
+    within a TU); its add-into starts before the cover ends."""
+    from hygiene_pddl.episodes.reference import steps_of_text
+
+    inst = load_instance(HERE / "fish_tank_same_instant.json", REG)
+    r = exact_search(REG, inst, max_actions=None, time_limit=30)
+    text = plan_text(REG, inst, list(r.steps), "exact-search", r.cost)
+    back = steps_of_text(REG, inst, text)
+    again = plan_text(REG, inst, list(back), "exact-search", r.cost)
+    assert sorted(parse_plan(again).steps, key=str) == sorted(parse_plan(text).steps, key=str)
+    cover = next(s for s in back if s.name == "cover")
+    add = next(s for s in back if s.name == "add-into")
+    assert add.order < cover.end_order
+    assert sorted((s.start, s.name, s.args, s.duration) for s in back) == sorted(
+        (s.start, s.name, s.args, s.duration) for s in r.steps)
