@@ -29,3 +29,34 @@ def one_per_family() -> list[Path]:
         if found:
             out.add(found[0])
     return sorted(out)
+
+
+def _full_benchmark() -> list[tuple[Path, dict]]:
+    """(public instance path, reference JSON) of every committed instance outside the first families, by name."""
+    import json
+
+    out = []
+    for folder in sorted(p for p in PROBLEMS.iterdir() if p.is_dir() and p.name not in FIRST_FAMILIES):
+        for p in sorted(folder.glob("*.json")):
+            if not p.name.endswith(".reference.json"):
+                out.append((p, json.loads(p.with_name(p.stem + ".reference.json").read_text())))
+    return out
+
+
+def an_infeasible_instance() -> Path:
+    """The committed benchmark's infeasible instance with the shortest history (by name on ties): the instance
+    the exit-code, validator and LLM tests ask to prove infeasible."""
+    import json
+
+    found = [(len(json.loads(p.read_text()).get("history", [])), p) for p, r in _full_benchmark() if not r["feasible"]]
+    return min(found)[1]
+
+
+def a_ticks_instance() -> Path:
+    """The first committed instance (by name) whose problem declares its makespan with ticks (compiler.ticks)."""
+    from compiler.problem import instance_uses_ticks
+    from hygiene_pddl.instances import load_instance
+    from hygiene_pddl.registries import load_registries
+
+    reg = load_registries()
+    return next(p for p, _ in _full_benchmark() if instance_uses_ticks(reg, load_instance(p, reg)))

@@ -11,10 +11,11 @@ import pytest
 
 from hygiene_pddl import __version__, cli, errors
 from hygiene_pddl.paths import benchmark_root, problems_dir
+from tests.benchmark_files import an_infeasible_instance
 
 ROOT = Path(__file__).resolve().parents[1]
 SPOON = ROOT / "problems/spoon_fruit/spoon_fruit-wash_then_touch-water_first.json"
-INFEASIBLE = ROOT / "problems/bag_treat_pouch_after_leash/bag_treat_pouch_after_leash-hp-infeasible-no-stock.json"
+INFEASIBLE = an_infeasible_instance()
 
 
 def _cli(*args: str, cwd: Path = ROOT, timeout: float = 300) -> subprocess.CompletedProcess:

@@ -11,11 +11,11 @@ from unified_planning.plans import TimeTriggeredPlan
 from unified_planning.shortcuts import OneshotPlanner, PlanValidator, get_environment
 
 import hygiene_pddl.up_engines as up_engines
-from tests.benchmark_files import one_per_family
+from tests.benchmark_files import an_infeasible_instance, one_per_family
 
 ROOT = Path(__file__).resolve().parents[1]
 SPOON = "problems/spoon_fruit/spoon_fruit-wash_then_touch-water_first"
-INFEASIBLE = "problems/bag_treat_pouch_after_leash/bag_treat_pouch_after_leash-hp-infeasible-no-stock"
+INFEASIBLE = str(an_infeasible_instance().with_suffix("").relative_to(ROOT))
 get_environment().credits_stream = None
 warnings.filterwarnings("ignore", message=".*cannot establish whether.*")
 

@@ -118,10 +118,9 @@ def test_a_name_ending_in_a_newline_does_not_pass_its_pattern(capsys, tmp_path, 
 
 def test_ticks_beyond_the_limit_are_exit_2_at_the_horizon(capsys, tmp_path):
     """A problem declaring its makespan with ticks has one object per TU left: 10^9 of them ran out of memory."""
-    from tests.benchmark_files import PROBLEMS
+    from tests.benchmark_files import a_ticks_instance
 
-    family = "drawer_pillowcase_after_pet_carrier"
-    path = PROBLEMS / family / f"{family}-crossed-plus4-late-time.json"
+    path = a_ticks_instance()
     data = json.loads(path.read_text())
     data["horizon"] = 10**9
     start = time.process_time()

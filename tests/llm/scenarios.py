@@ -8,9 +8,11 @@ from pathlib import Path
 from hygiene_pddl.instances import load_instance
 from hygiene_pddl.planners.llm.prompt import render_prompt
 from hygiene_pddl.registries import load_registries
+from tests.benchmark_files import an_infeasible_instance
 from tests.llm.server import Reply, prompt_hash
 
 PROBLEMS = Path(__file__).resolve().parents[2] / "problems"
+INFEASIBLE = an_infeasible_instance().stem
 
 #: instance id -> what llm:scripted answers to its plan prompt
 PLAN_SCENARIOS = {
@@ -21,11 +23,11 @@ PLAN_SCENARIOS = {
     "hot_cocoa-time_first": "429-then-correct",
     "hot_cocoa-energy_first": "unreadable",
     "bowl_to_sink-right_side_brush": "infeasible",  # feasible: an incorrect rejection
-    "bag_treat_pouch_after_leash-hp-infeasible-no-stock": "infeasible",  # infeasible: a correct rejection
+    INFEASIBLE: "infeasible",  # infeasible: a correct rejection
     "spoon_fruit-touch_then_wash-spare_parts_first": "timeout",
 }
 #: instances whose grounding prompt gets goals that fail the type check
-BAD_GROUNDING = {"bag_treat_pouch_after_leash-hp-infeasible-no-stock"}
+BAD_GROUNDING = {INFEASIBLE}
 UNREADABLE_TEXT = "I am sorry, but I cannot help with planning household chores today."
 
 

@@ -24,13 +24,14 @@ from hygiene_pddl.plans.extract import extract_plan
 from hygiene_pddl.plans.model import Plan, PlanStep
 from hygiene_pddl.registries import load_registries
 from hygiene_pddl.validation.pddl_level import PddlValidator
+from tests.benchmark_files import a_ticks_instance
 from tests.planners.test_lowering import _holds
 
 ROOT = Path(__file__).resolve().parents[2]
 REG = load_registries()
 SPOON = ROOT / "problems/spoon_fruit/spoon_fruit-wash_then_touch-water_first.json"
 RINSE = ROOT / "examples/mechanics/rinse_or_wash-soil-and-spill.json"
-TICKS = ROOT / "problems/bag_dummy_after_puppy_pad/bag_dummy_after_puppy_pad-profile4-time.json"
+TICKS = a_ticks_instance()
 
 DOMAIN = """(define (domain t) (:requirements :strips :typing :durative-actions :negative-preconditions
    :disjunctive-preconditions :equality :conditional-effects)

@@ -11,6 +11,7 @@ import pytest
 from hygiene_pddl.pddl import parse_domain, parse_problem, read_domain, read_problem
 from hygiene_pddl.plans import parse_plan
 from hygiene_pddl.validation.pddl_level import PddlValidator
+from tests.benchmark_files import an_infeasible_instance
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "validate_plan.py"
@@ -72,7 +73,7 @@ def _validate(stem: Path, plan_text: str, tmp_path: Path, *extra: str) -> subpro
                           capture_output=True, text=True, timeout=120)
 
 
-INFEASIBLE = ROOT / "problems" / "bag_treat_pouch_after_leash" / "bag_treat_pouch_after_leash-hp-infeasible-no-stock"
+INFEASIBLE = an_infeasible_instance().with_suffix("")
 FEASIBLE = ROOT / "problems" / "spoon_fruit" / "spoon_fruit-wash_then_touch-spare_parts_first"
 
 
