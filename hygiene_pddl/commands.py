@@ -77,8 +77,14 @@ def _build_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true",
                    help="with --check: print {\"current\": bool, \"files\": N, \"stale\": [...]} as JSON")
     p.add_argument("--full", action="store_true",
-                   help="compose, certify (two methods) and admit the full benchmark; writes problems/MANIFEST.json")
+                   help="compose, certify (two methods) and admit the full benchmark; writes problems/MANIFEST.json "
+                        "(exit 1 when no composition survives certification and admission)")
     p.add_argument("--jobs", type=int, default=2, help="certification processes for --full")
+    p.add_argument("--cache", type=Path, default=None,
+                   help="--full: the certification cache, saved every 25 results so that an interrupted build "
+                        "resumes (default: ROOT/.cache/certify.json)")
+    p.add_argument("--retry-unproved", action="store_true",
+                   help="--full: certify again the cached instances a method did not prove (or the two disagreed)")
 
 
 @command("build", "regenerate the committed benchmark (domains/, problems/)", _build_args)
@@ -91,11 +97,16 @@ def _build(args: argparse.Namespace) -> int:
     reg = load_registries()
     if args.full:
         from hygiene_pddl.bench.progress import RoundProgress
-        from hygiene_pddl.episodes.pipeline import full_build, manifest_text
+        from hygiene_pddl.episodes.pipeline import NoAdmissibleComposition, full_build, manifest_text
 
         bar = RoundProgress("certify", "instances", enabled=sys.stderr.isatty())
+        cache = args.cache if args.cache is not None else args.root / ".cache" / "certify.json"
         try:
-            manifest = full_build(reg, jobs=args.jobs, cache_file=args.root / ".cache" / "certify.json", progress=bar)
+            manifest = full_build(reg, jobs=args.jobs, cache_file=cache, progress=bar,
+                                  retry_unproved=args.retry_unproved)
+        except NoAdmissibleComposition as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_INVALID
         finally:
             bar.close()
         (args.root / "problems").mkdir(exist_ok=True)

@@ -140,15 +140,53 @@ def admission(reg: Registries, chosen: list[Candidate], certs: dict) -> dict[tup
     return failures
 
 
+class NoAdmissibleComposition(Exception):
+    """The families' designs cannot meet every SPEC §9 row once the rejected designs are banned (``build --full``
+    exits 1; the certification cache keeps every result for the next attempt)."""
+
+    def __init__(self, round_: int, banned: dict[tuple[str, str], str], off: dict[str, int]) -> None:
+        self.banned, self.off = banned, off
+        rows = ", ".join(f"{row} {d:+d}" for row, d in sorted(off.items())) or "none (the search ran out of time)"
+        if not round_:
+            super().__init__(f"the families' designs cannot meet every SPEC §9 row (before any certification); "
+                             f"the nearest composition is off in: {rows} (`hygiene-pddl families compose`)")
+            return
+        super().__init__(f"no composition meets every SPEC §9 row after round {round_}: {len(banned)} design(s) "
+                         f"rejected by certification or admission (listed above); the nearest composition without "
+                         f"them is off in: {rows}. Every certification is kept in the cache: rerun with "
+                         f"--retry-unproved once the planners prove more, or give the families more designs")
+
+
+def _banned_closest(cands: list[Candidate], fixed: dict[str, int], banned: set) -> dict[str, int]:
+    from hygiene_pddl.episodes.builder import closest
+
+    try:
+        return closest([c for c in cands if (c.family, c.archetype) not in banned], fixed, time_limit=30.0)[1]
+    except ValueError:
+        return {}
+
+
 def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, log: Callable = print,
-               max_rounds: int = 8, progress: Callable[[int, int], None] | None = None) -> dict:
-    """Compose, certify and admit until every chosen design passes; return the manifest."""
+               max_rounds: int = 8, progress: Callable[[int, int], None] | None = None,
+               retry_unproved: bool = False) -> dict:
+    """Compose, certify and admit until every chosen design passes; return the manifest. With
+    ``retry_unproved`` the cached records that did not certify (a method did not prove its answer, or the two
+    disagreed) are certified again. Raises :class:`NoAdmissibleComposition` when banning leaves no composition."""
     cache = json.loads(cache_file.read_text()) if cache_file and cache_file.exists() else {}
+    if retry_unproved:
+        retried = [k for k, rec in cache.items() if rec["problem"]]
+        for k in retried:
+            del cache[k]
+        log(f"retrying {len(retried)} cached certification(s) that did not prove")
     cands = candidates(reg)
     fixed = first_family_contribution(reg)
     banned: set = set()
+    reasons: dict[tuple[str, str], str] = {}
     for round_ in range(1, max_rounds + 1):
-        choice = compose(cands, fixed, banned=banned)
+        try:
+            choice = compose(cands, fixed, banned=banned)
+        except ValueError:
+            raise NoAdmissibleComposition(round_ - 1, reasons, _banned_closest(cands, fixed, banned)) from None
         chosen = [c for c in cands if choice.get(c.family) == c.archetype]
         episodes = [ep for c in chosen for ep in c.episodes]
         certs = certify_all(reg, episodes, jobs, cache, log, save=lambda: _save(cache_file, cache), progress=progress)
@@ -161,7 +199,8 @@ def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, l
                     "designs": dict(sorted(choice.items())),
                     "references": {ep.id: _reference(reg, ep, certs[ep.id]) for ep in episodes}}
         banned |= set(failures)
-    raise RuntimeError(f"no admissible composition after {max_rounds} rounds")
+        reasons |= failures
+    raise NoAdmissibleComposition(max_rounds, reasons, _banned_closest(cands, fixed, banned))
 
 
 def _reference(reg: Registries, ep: Episode, rec: dict) -> dict:

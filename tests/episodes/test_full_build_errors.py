@@ -1,0 +1,47 @@
+"""`hygiene-pddl build --full` when the families cannot give a composition: exit 1 with one message, no
+traceback, nothing written (the session-8 v2 build ended in a traceback once admission had banned 30 designs)."""
+
+import json
+import shutil
+
+import pytest
+import yaml
+
+from hygiene_pddl import cli, errors
+from hygiene_pddl.episodes.pipeline import NoAdmissibleComposition, full_build
+from hygiene_pddl.registries import load_registries
+from hygiene_pddl.registries.loader import DATA_DIR
+
+
+def _no_designs(tmp_path):
+    """The packaged registries without a family that has designs (only the hand-written first families and the
+    mechanics examples are left)."""
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data)
+    shutil.rmtree(data / "families")
+    sources = yaml.safe_load((data / "task_sources.yaml").read_text())
+    sources["families"] = {k: v for k, v in sources["families"].items() if "kind" not in v}
+    (data / "task_sources.yaml").write_text(yaml.safe_dump(sources, sort_keys=False))
+    return data
+
+
+def test_a_build_without_a_composition_exits_1_with_one_message(tmp_path, capsys):
+    root = tmp_path / "root"
+    root.mkdir()
+    rc = cli.main(["build", "--full", "--root", str(root), "--data", str(_no_designs(tmp_path))])
+    out, err = capsys.readouterr()
+    assert rc == errors.EXIT_INVALID
+    assert err.startswith("error: the families' designs cannot meet every SPEC §9 row") and "Traceback" not in err
+    assert "instances -" in err  # the nearest composition's rows, e.g. far too few instances
+    assert not (root / "problems" / "MANIFEST.json").exists()
+
+
+def test_retry_unproved_drops_only_the_records_that_did_not_certify(tmp_path):
+    cache = tmp_path / "certify.json"
+    cache.write_text(json.dumps({"a:1": {"problem": ""}, "b:2": {"problem": "exact search did not prove"}}))
+    said = []
+    reg = load_registries(_no_designs(tmp_path))
+    with pytest.raises(NoAdmissibleComposition) as info:
+        full_build(reg, jobs=1, cache_file=cache, log=said.append, retry_unproved=True)
+    assert info.value.banned == {} and info.value.off["instances"] < 0
+    assert said[0] == "retrying 1 cached certification(s) that did not prove"
