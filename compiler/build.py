@@ -32,14 +32,11 @@ def compile_instance_files(reg: Registries, public: dict, stem: str) -> dict[str
 
 def manifest_episodes(reg: Registries, manifest: dict) -> list[Episode]:
     """The first families plus every design the manifest records, with its certified reference."""
-    from hygiene_pddl.episodes.builder import realise
-    from hygiene_pddl.episodes.kinds import KINDS, Roles
+    from hygiene_pddl.episodes.builder import design_of, realise
 
     episodes = first_families()
     for family, archetype in sorted(manifest["designs"].items()):
-        fam = reg.families[family]
-        design = KINDS[fam.kind][1](Roles(reg, fam), archetype)
-        for ep in realise(reg, family, archetype, design):
+        for ep in realise(reg, family, archetype, design_of(reg, family, archetype)):
             ref = manifest["references"][ep.id]
             ep.reference = {"feasible": ref["feasible"], "optimal_cost": ref["optimal_cost"], "plan": ref["plan"],
                             "certified_by": ref["certified_by"], **ep.reference}

@@ -148,6 +148,15 @@ def _designs(reg: Registries, fam) -> list[tuple[str, Design]]:  # noqa: ANN001
     return [(a, d) for a in archetypes if (d := make(Roles(reg, fam), a)) is not None]
 
 
+def design_of(reg: Registries, family: str, archetype: str) -> Design:
+    """One of the family's archetypes (a family file's or its v1 task kind's); InputError when it has none of
+    that name (a manifest written for other registries)."""
+    designs = dict(_designs(reg, reg.families[family]))
+    if archetype not in designs:
+        raise InputError(f"family {family!r} has no design {archetype!r}; its designs: {sorted(designs)}")
+    return designs[archetype]
+
+
 def candidates(reg: Registries, families: list[str] | None = None) -> list[Candidate]:
     out = []
     for name in sorted(families or reg.families):
