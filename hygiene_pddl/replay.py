@@ -447,6 +447,8 @@ def happening_fluents(schema: ActionSchema, args: tuple[str, ...], world: World,
     counted = {pred for _, pred in world.rules.reg.counted}
     writes |= {("load", a[2]) for a in writes if a[0] in counted}
     res = set(world.resources_of(schema, binding))
+    if phase == "start":  # a stock is checked and decreased at the start ((>= (stock-s) n), (decrease (stock-s) n))
+        res |= {("stock", stock) for stock, _ in schema.consumes}
     return reads | res, writes | res
 
 

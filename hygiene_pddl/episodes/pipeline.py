@@ -102,6 +102,41 @@ def first_family_contribution(reg: Registries) -> dict[str, int]:
     return dict(c)
 
 
+def _plan_fails(reg: Registries, family: str, inst, rec: dict, domains: dict) -> str:  # noqa: ANN001
+    """'' when the certified plan text passes both validator levels at the certified cost, else why not."""
+    from compiler.render import render_domain, render_problem
+    from hygiene_pddl.pddl import parse_domain, parse_problem
+    from hygiene_pddl.plans.parser import parse_plan
+    from hygiene_pddl.validation.instance_level import evaluate_plan
+    from hygiene_pddl.validation.pddl_level import PddlValidator
+
+    plan = parse_plan(rec["plan_text"])
+    report = evaluate_plan(reg, inst, plan)
+    if not report.valid or report.cost is None or report.cost.as_dict() != rec["optimal_cost"]:
+        return f"fails the instance level ({report.findings[0].message if report.findings else 'another cost'})"
+    if family not in domains:
+        domains[family] = parse_domain(render_domain(reg, family))
+    verdict = PddlValidator(domains[family], parse_problem(render_problem(reg, inst)[0])).validate(plan)
+    return "" if verdict.valid else f"fails the PDDL level ({verdict.failure.message})"
+
+
+def plan_failures(reg: Registries, chosen: list[Candidate], certs: dict) -> dict[tuple[str, str], str]:
+    """(family, archetype) → the first certified reference plan of the design that does not pass both validator
+    levels at its certified cost (the two certifications check their plans at the instance level only)."""
+    failures: dict[tuple[str, str], str] = {}
+    domains: dict = {}
+    for cand in chosen:
+        for ep in cand.episodes:
+            rec = certs[ep.id]
+            if rec["problem"] or not rec["feasible"]:
+                continue
+            inst = instance_from_data(ep.public(reg), reg, ep.id)
+            if why := _plan_fails(reg, cand.family, inst, rec, domains):
+                failures[(cand.family, cand.archetype)] = f"{ep.id}: the reference plan {why}"
+                break
+    return failures
+
+
 def admission(reg: Registries, chosen: list[Candidate], certs: dict) -> dict[tuple[str, str], str]:
     """(family, archetype) → the first reason its instances fail certification or admission."""
     from hygiene_pddl.costs import CostVector
@@ -190,7 +225,7 @@ def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, l
         chosen = [c for c in cands if choice.get(c.family) == c.archetype]
         episodes = [ep for c in chosen for ep in c.episodes]
         certs = certify_all(reg, episodes, jobs, cache, log, save=lambda: _save(cache_file, cache), progress=progress)
-        failures = admission(reg, chosen, certs)
+        failures = plan_failures(reg, chosen, certs) | admission(reg, chosen, certs)
         log(f"round {round_}: {len(chosen)} designs, {len(episodes)} instances, {len(failures)} rejected")
         for (fam, arch), why in sorted(failures.items()):
             log(f"  rejected {fam}/{arch}: {why}")
