@@ -3,6 +3,9 @@ decreases it, so VAL's mutex rule (and our PDDL level) rejects them unless epsil
 and the plan writer did not count stocks as read and written (found in the session-8 v2 build: 9 of 596
 reference plans, e.g. a scrub and a wash both drawing water at 1.010, passed the instance level only)."""
 
+import json
+from pathlib import Path
+
 from compiler.render import render_domain, render_problem
 from hygiene_pddl.episodes.builder import candidates
 from hygiene_pddl.episodes.reference import steps_of_text
@@ -70,3 +73,18 @@ def test_the_build_rejects_a_design_whose_reference_plan_fails_a_level():
     cheaper = certs(good)
     cheaper[inst.id]["optimal_cost"] = cost | {"water": cost["water"] - 1}
     assert "another cost" in plan_failures(REG, chosen, cheaper)[(FAMILY, "single")]
+
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "stock_mutex"
+
+
+def test_both_levels_give_vals_recorded_verdicts():
+    """VAL's verdicts on the two plans (tests/fixtures/stock_mutex/val.json, recorded with VAL's Validate; the
+    tests never run VAL) equal the PDDL level's and the instance level's, on the PDDL the compiler writes today."""
+    inst, pddl = _base()
+    assert (FIXTURE / "domain.pddl").read_text() == render_domain(REG, FAMILY)
+    assert (FIXTURE / "problem.pddl").read_text() == render_problem(REG, inst)[0]
+    for name, verdict in json.loads((FIXTURE / "val.json").read_text())["verdicts"].items():
+        plan = parse_plan((FIXTURE / name).read_text())
+        valid = verdict == "valid"
+        assert pddl.validate(plan).valid is valid and evaluate_plan(REG, inst, plan).valid is valid, name
