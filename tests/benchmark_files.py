@@ -7,6 +7,7 @@ test-full``) takes one instance of every family.
 """
 
 import os
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,8 +32,10 @@ def one_per_family() -> list[Path]:
     return sorted(out)
 
 
+@cache
 def _full_benchmark() -> list[tuple[Path, dict]]:
-    """(public instance path, reference JSON) of every committed instance outside the first families, by name."""
+    """(public instance path, reference JSON) of every committed instance outside the first families, by name
+    (read once per process: several test modules pick their instances from it at import)."""
     import json
 
     out = []
@@ -43,6 +46,7 @@ def _full_benchmark() -> list[tuple[Path, dict]]:
     return out
 
 
+@cache
 def an_infeasible_instance() -> Path:
     """The committed benchmark's infeasible instance with the shortest history (by name on ties): the instance
     the exit-code, validator and LLM tests ask to prove infeasible."""
@@ -52,6 +56,7 @@ def an_infeasible_instance() -> Path:
     return min(found)[1]
 
 
+@cache
 def a_ticks_instance() -> Path:
     """The first committed instance (by name) whose problem declares its makespan with ticks (compiler.ticks)."""
     from compiler.problem import instance_uses_ticks

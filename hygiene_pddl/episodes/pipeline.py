@@ -22,14 +22,14 @@ MANIFEST = Path("problems") / "MANIFEST.json"
 
 
 def _certify_job(args: tuple[str, dict]) -> dict:
-    from hygiene_pddl.episodes.reference import certify, reference_steps
+    from hygiene_pddl.episodes.reference import certify
 
     ep_id, data = args
     reg = load_registries()
     inst = instance_from_data(data, reg, ep_id)
     cert = certify(reg, inst)
     return {"id": ep_id, "feasible": cert.feasible, "optimal_cost": cert.cost.as_dict() if cert.cost else None,
-            "plan": reference_steps(cert), "plan_text": cert.plan_text, "certified_by": list(cert.methods),
+            "plan_text": cert.plan_text, "certified_by": list(cert.methods),
             "problem": cert.problem}
 
 
@@ -241,12 +241,12 @@ def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, l
 def _reference(reg: Registries, ep: Episode, rec: dict) -> dict:
     """A certification record as the manifest keeps it: the steps are read from the certified plan text, with
     its happening order (so a cache written by older code gives the same manifest)."""
-    from hygiene_pddl.episodes.reference import Certified, reference_steps, steps_of_text
+    from hygiene_pddl.episodes.reference import reference_steps, steps_of_text
 
     inst = instance_from_data(ep.public(reg), reg, ep.id)
     steps = steps_of_text(reg, inst, rec["plan_text"])
     out = {k: v for k, v in rec.items() if k not in ("id", "problem")}
-    return out | {"plan": reference_steps(Certified(ep.id, rec["feasible"], None, steps, "", ()))}
+    return out | {"plan": reference_steps(steps)}
 
 
 def manifest_text(manifest: dict) -> str:

@@ -10,6 +10,7 @@ validator levels and the designs with history swaps and profile rankings.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -127,13 +128,13 @@ def admit_pair(reg: Registries, kind: str, label: str, a: tuple[Instance, Certif
     return ""
 
 
-def reference_steps(cert: Certified) -> list[dict]:
-    """The certified plan's steps as reference JSON. Where the certifying planner placed some end among the
+def reference_steps(steps: Sequence[ChosenStep]) -> list[dict]:
+    """A certified plan's steps as reference JSON. Where the certifying planner placed some end among the
     starts of its instant (``end_order``), every step also keeps its happening positions, so that the plan
     written again from these steps (:func:`chosen_steps`) has the certified happening order."""
-    fixed = any(s.end_order is not None for s in cert.steps)
+    fixed = any(s.end_order is not None for s in steps)
     out = []
-    for s in cert.steps:
+    for s in steps:
         step = {"start": s.start, "name": s.name, "args": list(s.args), "duration": s.duration}
         if fixed:
             step |= {"order": s.order} | ({} if s.end_order is None else {"end_order": s.end_order})

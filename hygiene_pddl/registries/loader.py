@@ -48,10 +48,11 @@ def _schema(name: str) -> dict[str, Any]:
 
 
 class _Ctx:
-    """Error helper bound to one document."""
+    """Error helper bound to one document; ``grippers``: the robot's grippers, which its literals may name."""
 
-    def __init__(self, doc: PositionedDocument):
+    def __init__(self, doc: PositionedDocument, grippers: Sequence[str] = ()):
         self.doc = doc
+        self.grippers = tuple(grippers)
 
     def fail(self, path: Sequence[str | int], message: str) -> RegistryError:
         return RegistryError(message, self.doc.location(path))
@@ -90,40 +91,17 @@ def _literals(ctx: _Ctx, path: list, items: Sequence[str], params: set[str], pre
         if len(lit.args) != len(preds[lit.predicate]):
             raise ctx.fail([*path, i], f"{lit.predicate} takes {len(preds[lit.predicate])} arguments, "
                                        f"found {len(lit.args)} in {text!r}")
-        for a in lit.args:
+        for a, kind in zip(lit.args, preds[lit.predicate], strict=True):
             if a.startswith("?") and a[1:] not in params:
                 raise ctx.fail([*path, i], f"variable {a} in {text!r} is not a parameter")
+            if kind == "gripper" and not a.startswith("?") and a not in ctx.grippers:
+                raise ctx.fail([*path, i], f"{lit} names {a!r}, which is not one of the robot's grippers "
+                                           f"{list(ctx.grippers)}")
         out.append(lit)
     return tuple(out)
 
 
 OBJECT_KINDS = ("item", "place", "thing")
-
-
-def _constant_grippers(ctx: _Ctx, raw: Mapping, actions: Mapping[str, ActionSchema], preds: Mapping,
-                       grippers: Sequence[str]) -> None:
-    """A literal may name a gripper by name (``(holding left ?s)``): it must be one of the robot's grippers.
-    The message points at the literal's text in ``raw`` (the actions document)."""
-    for name, a in actions.items():
-        for lit, arg in a.named_grippers(preds):
-            if arg not in grippers:
-                raise ctx.fail(_text_path(raw[name], str(lit), ["actions", name]),
-                               f"{lit} names {arg!r}, which is not one of the robot's grippers {list(grippers)}")
-
-
-def _text_path(node: object, literal: str, path: list) -> list:
-    """The path of the first string under ``node`` that parses as ``literal`` (else ``path`` itself)."""
-    items = node.items() if isinstance(node, Mapping) else enumerate(node) if isinstance(node, list) else ()
-    for key, child in items:
-        if isinstance(child, str):
-            try:
-                if str(parse_literal(child)) == literal:
-                    return [*path, key]
-            except ValueError:
-                continue
-        elif (found := _text_path(child, literal, [*path, key])) != [*path, key]:
-            return found
-    return path
 
 
 def _endpoint(ctx: _Ctx, path: list, text: str, params: Mapping[str, str], parts: set[str],
@@ -340,8 +318,9 @@ def _load(data_dir: Path) -> Registries:
             raise hc.fail(["protection", tag, "source"], f"unknown source {p['source']!r}")
         protection[tag] = Protection(tag, frozenset(p["against"]), p["source"], p.get("description", ""))
 
-    act, ac = docs["actions"].data, _Ctx(docs["actions"])
+    act = docs["actions"].data
     grippers = tuple(act["robot"]["grippers"])
+    ac = _Ctx(docs["actions"], grippers)
     parts = tuple((p, v["material"]) for p, v in act["robot"]["parts"].items())
     for p, m in parts:
         if m not in materials:
@@ -409,9 +388,7 @@ def _load(data_dir: Path) -> Registries:
             costs=_amounts(ac, [*base, "costs"], a.get("costs", {}), DIMENSIONS[:8]),
             description=a.get("description", ""))
 
-    _constant_grippers(ac, act["actions"], actions, preds, grippers)
-
-    ev, ec = docs["events"].data, _Ctx(docs["events"])
+    ev, ec = docs["events"].data, _Ctx(docs["events"], grippers)
     events: dict[str, EventSchema] = {}
     for name, e in ev["events"].items():
         base = ["events", name]
