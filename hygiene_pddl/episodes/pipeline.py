@@ -39,9 +39,12 @@ def certify_all(reg: Registries, episodes: list[Episode], jobs: int, cache: dict
     ``save`` is called every 25 results, so an interrupted build resumes without losing certified work;
     ``progress(done, total)`` before the first and after every result."""
     todo = []
+    by_content = {rec["content"]: rec for rec in cache.values() if rec.get("content")}
     for ep in episodes:
         data = ep.public(reg)
         key = f"{ep.id}:{hash_data(data)}"
+        if key not in cache and content_digest(data) in by_content:
+            cache[key] = renamed(by_content[content_digest(data)], ep.id)
         if key not in cache:
             todo.append((key, ep.id, data))
     log(f"certifying {len(todo)} instance(s) ({len(episodes) - len(todo)} cached) with {jobs} process(es)")
@@ -49,8 +52,8 @@ def certify_all(reg: Registries, episodes: list[Episode], jobs: int, cache: dict
         progress(0, len(todo))
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
         results = pool.map(_certify_job, [(i, d) for _, i, d in todo])
-        for n, ((key, _, _), rec) in enumerate(zip(todo, results, strict=True), start=1):
-            cache[key] = rec
+        for n, ((key, _, data), rec) in enumerate(zip(todo, results, strict=True), start=1):
+            cache[key] = rec | {"content": content_digest(data)}
             if progress:
                 progress(n, len(todo))
             if n % 25 == 0 or n == len(todo):
@@ -71,6 +74,33 @@ def hash_data(data: dict) -> str:
     import hashlib
 
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def content_digest(data: dict) -> str:
+    """The digest of what a certification depends on: the public data without its id and request wording (two
+    designs of a family often share a draft; the second one reuses the first one's record)."""
+    return hash_data({k: v for k, v in data.items() if k not in ("id", "request")})
+
+
+def renamed(rec: dict, ep_id: str) -> dict:
+    """A certification record of the same content, for the instance ``ep_id`` (its plan file names it)."""
+    old = rec["id"]
+    text = rec["plan_text"].replace(f"; instance: {old} ", f"; instance: {ep_id} ", 1)
+    return rec | {"id": ep_id, "plan_text": text}
+
+
+def index_contents(reg: Registries, cands: list, cache: dict) -> int:
+    """Give every cached record of a candidate's episode its content digest (records written before the digest
+    existed); returns how many were added."""
+    added = 0
+    for cand in cands:
+        for ep in cand.episodes:
+            data = ep.public(reg)
+            rec = cache.get(f"{ep.id}:{hash_data(data)}")
+            if rec is not None and "content" not in rec:
+                rec["content"] = content_digest(data)
+                added += 1
+    return added
 
 
 def first_family_contribution(reg: Registries) -> dict[str, int]:
@@ -214,6 +244,8 @@ def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, l
             del cache[k]
         log(f"retrying {len(retried)} cached certification(s) that did not prove")
     cands = candidates(reg)
+    if index_contents(reg, cands, cache):
+        _save(cache_file, cache)
     fixed = first_family_contribution(reg)
     banned: set = set()
     reasons: dict[tuple[str, str], str] = {}
@@ -245,7 +277,7 @@ def _reference(reg: Registries, ep: Episode, rec: dict) -> dict:
 
     inst = instance_from_data(ep.public(reg), reg, ep.id)
     steps = steps_of_text(reg, inst, rec["plan_text"])
-    out = {k: v for k, v in rec.items() if k not in ("id", "problem")}
+    out = {k: v for k, v in rec.items() if k not in ("id", "problem", "content")}
     return out | {"plan": reference_steps(steps)}
 
 

@@ -54,6 +54,11 @@ class PlannerResult:
     #: What the call used beyond time, as plain JSON data (LLM planners: endpoint parameters, tokens, cost,
     #: cache hits, retries, grounding); carried into the bench's result record unchanged.
     usage: dict | None = None
+    #: A claim weaker than optimality that the answer still proves, with its bound stated (Hygiene-NSP: "optimal
+    #: among plans of at most N actions, each ground action at most once" when its joint model over every
+    #: reachable ground action is solved to optimality but the relaxation does not exclude longer plans or
+    #: repeats); '' when there is none. ``proved_optimal`` never rests on it.
+    bounded_claim: str = ""
 
     def timing(self, key: str) -> float:
         return dict(self.timings).get(key, 0.0)

@@ -728,8 +728,13 @@ class HygieneNSP:
             why = report.findings[0].message if report.findings else f"cost {report.cost} instead of {cost}"
             notes.append(f"internal: the instance-level evaluator rejects the joint model's plan ({why})")
             return no_plan_result(self.name, reg, inst, PlanStatus.UNDETERMINED, timings_since(t0, t_build), notes)
+        # the model holds every reachable ground action over the full state and was solved to optimality: that
+        # much is proved
+        bounded = (f"optimal among plans of at most {bound} actions, each ground action at most once"
+                   if res.status is LexStatus.OPTIMAL and not optimal and not self.project and not _over(jm, every)
+                   else "")
         return PlannerResult(self.name, inst.id, PlanStatus.PLAN, optimal, tuple(steps), text, cost,
-                             timings_since(t0, t_build), tuple(notes))
+                             timings_since(t0, t_build), tuple(notes), bounded_claim=bounded)
 
 
 def _better(plan: PlannerResult | None, than: PlannerResult | None, inst: Instance) -> PlannerResult | None:

@@ -40,3 +40,31 @@ def test_certification_reports_progress_after_every_instance():
     episodes = first_families()[:1]
     certify_all(load_registries(), episodes, 1, {}, log=lambda _: None, progress=lambda n, t: calls.append((n, t)))
     assert calls == [(0, 1), (1, 1)]
+
+
+def test_a_draft_certified_under_another_design_is_reused_not_certified_again():
+    """Two designs of a family share a draft (the base scenario of ``single`` is ``profiles2``'s first profile): the
+    record certified for one is the other's, renamed, found by the content digest (public data without id and
+    request), and nothing is certified."""
+    from hygiene_pddl.episodes.builder import realise
+    from hygiene_pddl.episodes.designs import family_designs
+    from hygiene_pddl.episodes.pipeline import certify_all, content_digest, hash_data
+    from hygiene_pddl.registries import load_registries
+
+    reg = load_registries()
+    name = "changing_dogs_water-bowl_from_the_dishwasher"
+    designs = family_designs(reg, reg.families[name])
+    base = realise(reg, name, "single", designs["single"])[0]
+    same = realise(reg, name, "profiles2", designs["profiles2"])[0]
+    other = realise(reg, name, "profiles2", designs["profiles2"])[1]
+    assert base.id != same.id and content_digest(base.public(reg)) == content_digest(same.public(reg))
+    assert content_digest(other.public(reg)) != content_digest(base.public(reg))  # another profile: other content
+    text = f"; planner: hygiene-nsp\n; instance: {base.id} (times relative to decision time t=4)\n"
+    rec = {"id": base.id, "plan_text": text, "problem": "", "feasible": True,
+           "content": content_digest(base.public(reg))}
+    cache = {f"{base.id}:{hash_data(base.public(reg))}": rec}
+    logged: list[str] = []
+    got = certify_all(reg, [same], 1, cache, log=logged.append)
+    assert logged[0].startswith("certifying 0 instance(s)")
+    assert got[same.id]["id"] == same.id and f"; instance: {same.id} " in got[same.id]["plan_text"]
+    assert base.id not in got[same.id]["plan_text"] and cache[f"{base.id}:{hash_data(base.public(reg))}"] is rec
