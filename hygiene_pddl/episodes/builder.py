@@ -204,14 +204,18 @@ class _Model:
 
 
 def compose(cands: list[Candidate], fixed: dict[str, int], targets: dict = TARGETS, banned: set = frozenset(),
-            time_limit: float = 60.0) -> dict[str, str]:
+            time_limit: float = 60.0, work: dict[tuple[str, str], int] | None = None) -> dict[str, str]:
     """Pick one archetype per family (``fixed`` holds what the first families contribute). Returns
-    family → archetype, or raises ValueError when the rows cannot be met (:func:`closest` says which)."""
+    family → archetype, or raises ValueError when the rows cannot be met (:func:`closest` says which).
+    ``work``: (family, archetype) → instances still to certify; the composition needing the least is preferred
+    (the build passes what its certification cache lacks)."""
     model = _Model(cands, fixed, banned)
     for row, target in _rows(targets).items():
         model.m.add(model.total(row) == target)
-    # deterministic preference: earlier archetypes of each kind first
-    model.m.minimize(sum(v * KINDS_ORDER.get(k[1], 0) for k, v in model.x.items()))
+    # deterministic preference: the least certification work, then earlier archetypes of each kind
+    weight = len(KINDS_ORDER) + 1
+    model.m.minimize(sum(v * (weight * (work or {}).get(k, 0) + KINDS_ORDER.get(k[1], 0))
+                         for k, v in model.x.items()))
     solver, status = model.solve(time_limit)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise ValueError(f"no composition meets the targets ({solver.status_name(status)})")

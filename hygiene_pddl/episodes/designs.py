@@ -232,6 +232,7 @@ ARCHETYPES: dict[str, Callable[[Registries, Family, Axes], Design | None]] = {
     "profiles4": lambda r, f, a: _profile_design(r, f, a, 4),
     "history": lambda r, f, a: _history(r, f, a, "relevant"),
     "history2": lambda r, f, a: _history(r, f, a, "relevant", 2),
+    "history3": lambda r, f, a: _history(r, f, a, "relevant", 3),
     "history_irr": lambda r, f, a: _history(r, f, a, "irrelevant"),
     "crossed": lambda r, f, a: _crossed(r, f, a),
     "crossed_plus1": lambda r, f, a: _crossed(r, f, a, 1),

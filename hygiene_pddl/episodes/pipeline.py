@@ -222,6 +222,33 @@ class NoAdmissibleComposition(Exception):
                          f"--retry-unproved once the planners prove more, or give the families more designs")
 
 
+def _record(reg: Registries, ep: Episode, cache: dict, by_content: dict) -> dict | None:
+    data = ep.public(reg)
+    return cache.get(f"{ep.id}:{hash_data(data)}") or by_content.get(content_digest(data))
+
+
+def cached_failures(reg: Registries, cands: list[Candidate], cache: dict
+                    ) -> tuple[set[tuple[str, str]], dict[tuple[str, str], str]]:
+    """The designs one of whose instances already failed certification in the cache (another design may share
+    the instance): banned before the first round, with the reason."""
+    by_content = {rec["content"]: rec for rec in cache.values() if rec.get("content")}
+    reasons = {}
+    for cand in cands:
+        for ep in cand.episodes:
+            rec = _record(reg, ep, cache, by_content)
+            if rec is not None and rec["problem"]:
+                reasons[(cand.family, cand.archetype)] = f"{ep.id}: {rec['problem']}"
+                break
+    return set(reasons), reasons
+
+
+def uncertified(reg: Registries, cands: list[Candidate], cache: dict) -> dict[tuple[str, str], int]:
+    """(family, archetype) → how many of its instances the cache does not hold yet."""
+    by_content = {rec["content"]: rec for rec in cache.values() if rec.get("content")}
+    return {(c.family, c.archetype): sum(_record(reg, ep, cache, by_content) is None for ep in c.episodes)
+            for c in cands}
+
+
 def _banned_closest(cands: list[Candidate], fixed: dict[str, int], banned: set) -> dict[str, int]:
     from hygiene_pddl.episodes.builder import closest
 
@@ -247,11 +274,12 @@ def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, l
     if index_contents(reg, cands, cache):
         _save(cache_file, cache)
     fixed = first_family_contribution(reg)
-    banned: set = set()
-    reasons: dict[tuple[str, str], str] = {}
+    banned, reasons = cached_failures(reg, cands, cache)
+    for (fam, arch), why in sorted(reasons.items()):
+        log(f"  skipped {fam}/{arch} (cached): {why}")
     for round_ in range(1, max_rounds + 1):
         try:
-            choice = compose(cands, fixed, banned=banned)
+            choice = compose(cands, fixed, banned=banned, work=uncertified(reg, cands, cache))
         except ValueError:
             raise NoAdmissibleComposition(round_ - 1, reasons, _banned_closest(cands, fixed, banned)) from None
         chosen = [c for c in cands if choice.get(c.family) == c.archetype]

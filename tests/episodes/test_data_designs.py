@@ -141,8 +141,9 @@ def test_the_data_families_features_count_what_the_paper_names(tmp_path):
     assert _features(reg, NAME, frozenset({"left", "dry"}))["constrained_treatment_resources"] == 2
     packaged = load_registries()
     # a washer cycle that treats the load: coupled; one still running at the decision time: more so
-    assert _features(packaged, "doing_laundry-wash_dry_fold", frozenset())["temporal_coupling"] == 1
+    assert _features(packaged, "washing_curtains-eco_unless_the_rug_dust", frozenset())["temporal_coupling"] == 1
     assert _features(packaged, "wash_towels-unload_after_the_hot_cycle", frozenset())["temporal_coupling"] == 2
+    assert _features(packaged, "doing_laundry-wash_dry_fold", frozenset())["temporal_coupling"] == 2
 
 
 def test_families_compose_shows_the_rows_the_families_cannot_meet(tmp_path):
