@@ -68,3 +68,27 @@ def test_a_draft_certified_under_another_design_is_reused_not_certified_again():
     assert logged[0].startswith("certifying 0 instance(s)")
     assert got[same.id]["id"] == same.id and f"; instance: {same.id} " in got[same.id]["plan_text"]
     assert base.id not in got[same.id]["plan_text"] and cache[f"{base.id}:{hash_data(base.public(reg))}"] is rec
+
+
+def test_the_build_bans_designs_whose_instances_failed_in_its_cache_and_counts_what_is_left():
+    """A failing record bans every design holding that instance (by content, so also a design that shares the
+    draft under another id); ``uncertified`` counts the instances the cache lacks per design."""
+    from hygiene_pddl.episodes.builder import candidates
+    from hygiene_pddl.episodes.pipeline import cached_failures, content_digest, hash_data, uncertified
+    from hygiene_pddl.registries import load_registries
+
+    reg = load_registries()
+    name = "changing_dogs_water-bowl_from_the_dishwasher"
+    cands = {c.archetype: c for c in candidates(reg, [name])}
+    base = cands["single"].episodes[0]
+    data = base.public(reg)
+    cache = {f"{base.id}:{hash_data(data)}": {"id": base.id, "plan_text": "", "problem": "exact search did not prove",
+                                            "feasible": True, "content": content_digest(data)}}
+    banned, reasons = cached_failures(reg, list(cands.values()), cache)
+    sharing = {a for a, c in cands.items() if any(content_digest(e.public(reg)) == content_digest(data)
+                                                   for e in c.episodes)}
+    assert {(name, "single"), (name, "profiles2")} <= banned and banned == {(name, a) for a in sharing}
+    assert reasons[(name, "profiles2")].endswith("exact search did not prove")
+    left = uncertified(reg, list(cands.values()), cache)
+    assert left[(name, "single")] == 0 and left[(name, "profiles3")] == 2
+    assert all(left[(name, a)] == len(c.episodes) for a, c in cands.items() if a not in sharing)
