@@ -19,6 +19,20 @@ def _x(t: Fraction) -> float:
     return float(min(max(Fraction(t), -_EDGE), _EDGE))
 
 
+NO_LANE = "(no lane)"
+
+
+def chart_lanes(shown: list) -> list[str]:
+    """The chart's lanes: grippers first, then appliances and capacities, and a lane for the steps that occupy
+    none (a dwell, a process without an appliance) when there are such steps."""
+    lanes: list[str] = []
+    for _, _, _, _, res in shown:
+        for lane in res or (NO_LANE,):
+            if lane not in lanes:
+                lanes.append(lane)
+    return sorted(lanes, key=lambda x: (x == NO_LANE, not x.startswith("gripper:"), x)) or [NO_LANE]
+
+
 def draw_gantt(report: InstanceReport, path: Path | str, title: str | None = None) -> Path:
     """Write a PNG: one lane per gripper / appliance / capacity; + and − marks for hazards gained and
     removed on gripper parts; a red cross at a violation."""
@@ -28,16 +42,11 @@ def draw_gantt(report: InstanceReport, path: Path | str, title: str | None = Non
     import matplotlib.pyplot as plt
 
     shown, found = report.schedule[:GANTT_STEPS], report.findings[:GANTT_STEPS]
-    lanes: list[str] = []
-    for _, _, _, _, res in shown:
-        for lane in res:
-            if lane not in lanes:
-                lanes.append(lane)
-    lanes = sorted(lanes, key=lambda x: (not x.startswith("gripper:"), x)) or ["(no lane)"]
+    lanes = chart_lanes(shown)
     fig, ax = plt.subplots(figsize=(10, 1.6 + 0.7 * len(lanes) + 0.16 * (len(shown) + len(found))))
     colors = plt.get_cmap("tab20")
     for k, (index, _text, start, end, res) in enumerate(shown):
-        for lane in res or ("(no lane)",):
+        for lane in res or (NO_LANE,):
             y = lanes.index(lane)
             ax.barh(y, _x(end) - _x(start), left=_x(start), height=0.5, color=colors(k % 20), edgecolor="black")
             ax.text(_x(start) + 0.05, y, f"{index + 1}", va="center", fontsize=8, fontweight="bold")

@@ -53,3 +53,15 @@ def test_reference_for_another_instance_is_bad_input(tmp_path):
                           "spoon_fruit.pddl"), f"{STEM}.pddl", str(path), "--instance", f"{STEM}.json",
                           "--reference", str(other)], capture_output=True, text=True)
     assert run.returncode == 2 and "reference is for" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_step_that_occupies_no_lane_gets_its_own_lane_in_the_chart():
+    """A dwell occupies no gripper and no appliance: the chart gives it the "(no lane)" lane even when other steps
+    have lanes (the v2 fuzz corpus found `validate --gantt` failing with an internal error there)."""
+    from hygiene_pddl.validation.gantt import NO_LANE, chart_lanes
+
+    shown = [(0, "(dwell tray)", 0, 3, ()), (1, "(pick left cup)", 0, 1, ("gripper:left",)),
+             (2, "(run-hot washer)", 1, 9, ("appliance:washer",))]
+    assert chart_lanes(shown) == ["gripper:left", "appliance:washer", NO_LANE]
+    assert chart_lanes(shown[1:]) == ["gripper:left", "appliance:washer"]
+    assert chart_lanes([]) == [NO_LANE]
