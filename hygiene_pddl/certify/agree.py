@@ -70,8 +70,13 @@ class Agreement:
 def _exact_claim(reg: Registries, inst: Instance, time_limit: float) -> Claim:
     r = exact_search(reg, inst, max_actions=None, time_limit=time_limit)
     status = {SearchStatus.OPTIMAL: "optimal", SearchStatus.INFEASIBLE: "infeasible"}.get(r.status, "unproved")
-    text = plan_text(reg, inst, list(r.steps), "exact-search", r.cost) if status == "optimal" else ""
-    return Claim(EXACT, status, r.cost, r.steps, text, r.bounds, False, r.seconds)
+    bounds, text = r.bounds, ""
+    if status == "optimal":
+        try:
+            text = plan_text(reg, inst, list(r.steps), "exact-search", r.cost)
+        except ValueError as exc:  # an order at one instant that no epsilon offsets realise: not a plan file
+            status, bounds = "unproved", f"{r.bounds}; its optimum cannot be written as a plan file ({exc})"
+    return Claim(EXACT, status, r.cost, r.steps, text, bounds, False, r.seconds)
 
 
 def _nsp_claim(reg: Registries, inst: Instance, max_actions: int | None, time_limit: float) -> Claim:

@@ -27,7 +27,11 @@ def _certify_job(args: tuple[str, dict]) -> dict:
     ep_id, data = args
     reg = load_registries()
     inst = instance_from_data(data, reg, ep_id)
-    cert = certify(reg, inst)
+    try:
+        cert = certify(reg, inst)
+    except Exception as exc:  # noqa: BLE001 (one instance's failure is its record, not the end of the build)
+        return {"id": ep_id, "feasible": False, "optimal_cost": None, "plan_text": "", "certified_by": [],
+                "problem": f"internal error in certification: {type(exc).__name__}: {exc}"}
     return {"id": ep_id, "feasible": cert.feasible, "optimal_cost": cert.cost.as_dict() if cert.cost else None,
             "plan_text": cert.plan_text, "certified_by": list(cert.methods),
             "problem": cert.problem}
@@ -212,9 +216,15 @@ class NoAdmissibleComposition(Exception):
     def __init__(self, round_: int, banned: dict[tuple[str, str], str], off: dict[str, int]) -> None:
         self.banned, self.off = banned, off
         rows = ", ".join(f"{row} {d:+d}" for row, d in sorted(off.items())) or "none (the search ran out of time)"
-        if not round_:
+        if not round_ and not banned:
             super().__init__(f"the families' designs cannot meet every SPEC §9 row (before any certification); "
                              f"the nearest composition is off in: {rows} (`hygiene-pddl families compose`)")
+            return
+        if not round_:
+            super().__init__(f"no composition meets every SPEC §9 row without the {len(banned)} design(s) whose "
+                             f"instances already failed in the certification cache (listed above); the nearest is "
+                             f"off in: {rows}. Rerun with --retry-unproved to certify them again, or give the "
+                             f"families more designs")
             return
         super().__init__(f"no composition meets every SPEC §9 row after round {round_}: {len(banned)} design(s) "
                          f"rejected by certification or admission (listed above); the nearest composition without "

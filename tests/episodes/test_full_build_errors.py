@@ -45,3 +45,12 @@ def test_retry_unproved_drops_only_the_records_that_did_not_certify(tmp_path):
         full_build(reg, jobs=1, cache_file=cache, log=said.append, retry_unproved=True)
     assert info.value.banned == {} and info.value.off["instances"] < 0
     assert said[0] == "retrying 1 cached certification(s) that did not prove"
+
+
+def test_a_composition_lost_to_cached_failures_says_so():
+    """Banned before the first round by failures already in the cache, the message names the cache and the way
+    out, not 'before any certification'."""
+    err = NoAdmissibleComposition(0, {("fam", "crossed"): "fam-1: exact search did not prove"}, {"prior_unsafe": -5})
+    assert "already failed in the certification cache" in str(err) and "--retry-unproved" in str(err)
+    assert "prior_unsafe -5" in str(err) and "before any certification" not in str(err)
+    assert "before any certification" in str(NoAdmissibleComposition(0, {}, {"instances": -3}))
