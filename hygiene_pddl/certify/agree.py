@@ -88,7 +88,7 @@ def _nsp_claim(reg: Registries, inst: Instance, max_actions: int | None, time_li
     a = planner.solve(inst, time_limit, reg)
     if a.status is PlanStatus.PLAN:
         # the full model's claim is bounded anyway: its optimum over every reachable ground action within the bound
-        bounded = max_actions is not None and a.bounded_claim.startswith("optimal among")
+        bounded = max_actions is not None and bool(a.bounded_claim)
         status = "optimal" if a.proved_optimal or bounded else "unproved"
     else:
         status = "infeasible" if a.status is PlanStatus.INFEASIBLE else "unproved"

@@ -43,12 +43,12 @@ def certify_all(reg: Registries, episodes: list[Episode], jobs: int, cache: dict
     ``save`` is called every 25 results, so an interrupted build resumes without losing certified work;
     ``progress(done, total)`` before the first and after every result."""
     todo = []
-    by_content = {rec["content"]: rec for rec in cache.values() if rec.get("content")}
+    shared = by_content(cache)
     for ep in episodes:
         data = ep.public(reg)
         key = f"{ep.id}:{hash_data(data)}"
-        if key not in cache and content_digest(data) in by_content:
-            cache[key] = renamed(by_content[content_digest(data)], ep.id)
+        if key not in cache and content_digest(data) in shared:
+            cache[key] = renamed(shared[content_digest(data)], ep.id)
         if key not in cache:
             todo.append((key, ep.id, data))
     log(f"certifying {len(todo)} instance(s) ({len(episodes) - len(todo)} cached) with {jobs} process(es)")
@@ -93,17 +93,31 @@ def renamed(rec: dict, ep_id: str) -> dict:
     return rec | {"id": ep_id, "plan_text": text}
 
 
-def index_contents(reg: Registries, cands: list, cache: dict) -> int:
-    """Give every cached record of a candidate's episode its content digest (records written before the digest
-    existed); returns how many were added."""
-    added = 0
+def digests(reg: Registries, cands: list[Candidate]) -> dict[str, tuple[str, str]]:
+    """Every candidate episode's id → (its cache key, its content digest), computed once per build (the public data
+    of the ~6000 candidate episodes takes seconds to make)."""
+    out = {}
     for cand in cands:
         for ep in cand.episodes:
             data = ep.public(reg)
-            rec = cache.get(f"{ep.id}:{hash_data(data)}")
-            if rec is not None and "content" not in rec:
-                rec["content"] = content_digest(data)
-                added += 1
+            out[ep.id] = (f"{ep.id}:{hash_data(data)}", content_digest(data))
+    return out
+
+
+def by_content(cache: dict) -> dict[str, dict]:
+    """The cache's records by content digest (records written before the digest existed have none)."""
+    return {rec["content"]: rec for rec in cache.values() if rec.get("content")}
+
+
+def index_contents(cache: dict, digest: dict[str, tuple[str, str]]) -> int:
+    """Give every cached record of a candidate's episode its content digest (records written before the digest
+    existed); returns how many were added."""
+    added = 0
+    for key, content in digest.values():
+        rec = cache.get(key)
+        if rec is not None and "content" not in rec:
+            rec["content"] = content
+            added += 1
     return added
 
 
@@ -232,30 +246,31 @@ class NoAdmissibleComposition(Exception):
                          f"--retry-unproved once the planners prove more, or give the families more designs")
 
 
-def _record(reg: Registries, ep: Episode, cache: dict, by_content: dict) -> dict | None:
-    data = ep.public(reg)
-    return cache.get(f"{ep.id}:{hash_data(data)}") or by_content.get(content_digest(data))
+def _record(ep: Episode, cache: dict, shared: dict, digest: dict[str, tuple[str, str]]) -> dict | None:
+    key, content = digest[ep.id]
+    return cache.get(key) or shared.get(content)
 
 
-def cached_failures(reg: Registries, cands: list[Candidate], cache: dict
+def cached_failures(cands: list[Candidate], cache: dict, digest: dict[str, tuple[str, str]]
                     ) -> tuple[set[tuple[str, str]], dict[tuple[str, str], str]]:
     """The designs one of whose instances already failed certification in the cache (another design may share
-    the instance): banned before the first round, with the reason."""
-    by_content = {rec["content"]: rec for rec in cache.values() if rec.get("content")}
+    the instance): banned before the first round, with the reason. ``digest``: :func:`digests`."""
+    shared = by_content(cache)
     reasons = {}
     for cand in cands:
         for ep in cand.episodes:
-            rec = _record(reg, ep, cache, by_content)
+            rec = _record(ep, cache, shared, digest)
             if rec is not None and rec["problem"]:
                 reasons[(cand.family, cand.archetype)] = f"{ep.id}: {rec['problem']}"
                 break
     return set(reasons), reasons
 
 
-def uncertified(reg: Registries, cands: list[Candidate], cache: dict) -> dict[tuple[str, str], int]:
+def uncertified(cands: list[Candidate], cache: dict, digest: dict[str, tuple[str, str]]
+                ) -> dict[tuple[str, str], int]:
     """(family, archetype) → how many of its instances the cache does not hold yet."""
-    by_content = {rec["content"]: rec for rec in cache.values() if rec.get("content")}
-    return {(c.family, c.archetype): sum(_record(reg, ep, cache, by_content) is None for ep in c.episodes)
+    shared = by_content(cache)
+    return {(c.family, c.archetype): sum(_record(ep, cache, shared, digest) is None for ep in c.episodes)
             for c in cands}
 
 
@@ -281,15 +296,16 @@ def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, l
             del cache[k]
         log(f"retrying {len(retried)} cached certification(s) that did not prove")
     cands = candidates(reg)
-    if index_contents(reg, cands, cache):
+    digest = digests(reg, cands)
+    if index_contents(cache, digest):
         _save(cache_file, cache)
     fixed = first_family_contribution(reg)
-    banned, reasons = cached_failures(reg, cands, cache)
+    banned, reasons = cached_failures(cands, cache, digest)
     for (fam, arch), why in sorted(reasons.items()):
         log(f"  skipped {fam}/{arch} (cached): {why}")
     for round_ in range(1, max_rounds + 1):
         try:
-            choice = compose(cands, fixed, banned=banned, work=uncertified(reg, cands, cache))
+            choice = compose(cands, fixed, banned=banned, work=uncertified(cands, cache, digest))
         except ValueError:
             raise NoAdmissibleComposition(round_ - 1, reasons, _banned_closest(cands, fixed, banned)) from None
         chosen = [c for c in cands if choice.get(c.family) == c.archetype]

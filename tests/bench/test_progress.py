@@ -74,7 +74,7 @@ def test_the_build_bans_designs_whose_instances_failed_in_its_cache_and_counts_w
     """A failing record bans every design holding that instance (by content, so also a design that shares the
     draft under another id); ``uncertified`` counts the instances the cache lacks per design."""
     from hygiene_pddl.episodes.builder import candidates
-    from hygiene_pddl.episodes.pipeline import cached_failures, content_digest, hash_data, uncertified
+    from hygiene_pddl.episodes.pipeline import cached_failures, content_digest, digests, hash_data, uncertified
     from hygiene_pddl.registries import load_registries
 
     reg = load_registries()
@@ -84,11 +84,12 @@ def test_the_build_bans_designs_whose_instances_failed_in_its_cache_and_counts_w
     data = base.public(reg)
     cache = {f"{base.id}:{hash_data(data)}": {"id": base.id, "plan_text": "", "problem": "exact search did not prove",
                                             "feasible": True, "content": content_digest(data)}}
-    banned, reasons = cached_failures(reg, list(cands.values()), cache)
+    digest = digests(reg, list(cands.values()))
+    banned, reasons = cached_failures(list(cands.values()), cache, digest)
     sharing = {a for a, c in cands.items() if any(content_digest(e.public(reg)) == content_digest(data)
                                                    for e in c.episodes)}
     assert {(name, "single"), (name, "profiles2")} <= banned and banned == {(name, a) for a in sharing}
     assert reasons[(name, "profiles2")].endswith("exact search did not prove")
-    left = uncertified(reg, list(cands.values()), cache)
+    left = uncertified(list(cands.values()), cache, digest)
     assert left[(name, "single")] == 0 and left[(name, "profiles3")] == 2
     assert all(left[(name, a)] == len(c.episodes) for a, c in cands.items() if a not in sharing)
