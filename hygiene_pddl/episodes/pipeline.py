@@ -227,9 +227,15 @@ class NoAdmissibleComposition(Exception):
     """The families' designs cannot meet every SPEC §9 row once the rejected designs are banned (``build --full``
     exits 1; the certification cache keeps every result for the next attempt)."""
 
-    def __init__(self, round_: int, banned: dict[tuple[str, str], str], off: dict[str, int]) -> None:
-        self.banned, self.off = banned, off
+    def __init__(self, round_: int, banned: dict[tuple[str, str], str], off: dict[str, int],
+                 stranded: tuple[str, ...] = ()) -> None:
+        self.banned, self.off, self.stranded = banned, off, stranded
         rows = ", ".join(f"{row} {d:+d}" for row, d in sorted(off.items())) or "none (the search ran out of time)"
+        if stranded:
+            # every design of these families is banned: no composition can hold them, and the nearest one is of
+            # the other families only, so its rows alone would hide the cause
+            rows = (f"{rows}, over the other families; {len(stranded)} family(ies) have no design left, every one "
+                    f"holding a rejected or failed instance: {', '.join(stranded)}")
         if not round_ and not banned:
             super().__init__(f"the families' designs cannot meet every SPEC §9 row (before any certification); "
                              f"the nearest composition is off in: {rows} (`hygiene-pddl families compose`)")
@@ -274,6 +280,11 @@ def uncertified(cands: list[Candidate], cache: dict, digest: dict[str, tuple[str
             for c in cands}
 
 
+def stranded(cands: list[Candidate], banned: set) -> tuple[str, ...]:
+    """The families every design of which is banned (no composition can include them)."""
+    return tuple(sorted({c.family for c in cands} - {c.family for c in cands if (c.family, c.archetype) not in banned}))
+
+
 def _banned_closest(cands: list[Candidate], fixed: dict[str, int], banned: set) -> dict[str, int]:
     from hygiene_pddl.episodes.builder import closest
 
@@ -307,7 +318,8 @@ def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, l
         try:
             choice = compose(cands, fixed, banned=banned, work=uncertified(cands, cache, digest))
         except ValueError:
-            raise NoAdmissibleComposition(round_ - 1, reasons, _banned_closest(cands, fixed, banned)) from None
+            raise NoAdmissibleComposition(round_ - 1, reasons, _banned_closest(cands, fixed, banned),
+                                          stranded(cands, banned)) from None
         chosen = [c for c in cands if choice.get(c.family) == c.archetype]
         episodes = [ep for c in chosen for ep in c.episodes]
         certs = certify_all(reg, episodes, jobs, cache, log, save=lambda: _save(cache_file, cache), progress=progress)
@@ -321,7 +333,7 @@ def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, l
                     "references": {ep.id: _reference(reg, ep, certs[ep.id]) for ep in episodes}}
         banned |= set(failures)
         reasons |= failures
-    raise NoAdmissibleComposition(max_rounds, reasons, _banned_closest(cands, fixed, banned))
+    raise NoAdmissibleComposition(max_rounds, reasons, _banned_closest(cands, fixed, banned), stranded(cands, banned))
 
 
 def _reference(reg: Registries, ep: Episode, rec: dict) -> dict:

@@ -54,3 +54,18 @@ def test_a_composition_lost_to_cached_failures_says_so():
     assert "already failed in the certification cache" in str(err) and "--retry-unproved" in str(err)
     assert "prior_unsafe -5" in str(err) and "before any certification" not in str(err)
     assert "before any certification" in str(NoAdmissibleComposition(0, {}, {"instances": -3}))
+
+
+def test_families_left_without_a_design_are_named():
+    """The nearest composition is of the families that still have a design; a family whose every design is banned
+    is named, so the rows alone do not hide it (session 10: 'history_irrelevant +1' hid two such families)."""
+    from hygiene_pddl.episodes.builder import Candidate
+    from hygiene_pddl.episodes.pipeline import stranded
+
+    cands = [Candidate("a", "single", (), {}), Candidate("a", "history", (), {}), Candidate("b", "single", (), {})]
+    assert stranded(cands, {("a", "single")}) == ()
+    assert stranded(cands, {("a", "single"), ("a", "history")}) == ("a",)
+    assert stranded(cands, {("a", "single"), ("a", "history"), ("b", "single")}) == ("a", "b")
+    err = str(NoAdmissibleComposition(0, {("a", "single"): "a-1: unproved"}, {"history_irrelevant": 1}, ("a",)))
+    assert "history_irrelevant +1, over the other families" in err and "no design left" in err and ": a" in err
+    assert "no design left" not in str(NoAdmissibleComposition(0, {("a", "single"): "x"}, {"history_irrelevant": 1}))
