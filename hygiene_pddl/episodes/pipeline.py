@@ -258,9 +258,9 @@ def _record(ep: Episode, cache: dict, shared: dict, digest: dict[str, tuple[str,
 
 
 def cached_failures(cands: list[Candidate], cache: dict, digest: dict[str, tuple[str, str]]
-                    ) -> tuple[set[tuple[str, str]], dict[tuple[str, str], str]]:
+                    ) -> dict[tuple[str, str], str]:
     """The designs one of whose instances already failed certification in the cache (another design may share
-    the instance): banned before the first round, with the reason. ``digest``: :func:`digests`."""
+    the instance), each with the reason: banned before the first round. ``digest``: :func:`digests`."""
     shared = by_content(cache)
     reasons = {}
     for cand in cands:
@@ -269,7 +269,7 @@ def cached_failures(cands: list[Candidate], cache: dict, digest: dict[str, tuple
             if rec is not None and rec["problem"]:
                 reasons[(cand.family, cand.archetype)] = f"{ep.id}: {rec['problem']}"
                 break
-    return set(reasons), reasons
+    return reasons
 
 
 def uncertified(cands: list[Candidate], cache: dict, digest: dict[str, tuple[str, str]]
@@ -311,7 +311,8 @@ def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, l
     if index_contents(cache, digest):
         _save(cache_file, cache)
     fixed = first_family_contribution(reg)
-    banned, reasons = cached_failures(cands, cache, digest)
+    reasons = cached_failures(cands, cache, digest)
+    banned = set(reasons)
     for (fam, arch), why in sorted(reasons.items()):
         log(f"  skipped {fam}/{arch} (cached): {why}")
     for round_ in range(1, max_rounds + 1):

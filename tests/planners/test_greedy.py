@@ -118,11 +118,12 @@ def test_the_staged_search_plans_the_laundry_family_within_few_nodes(tmp_path):
     from hygiene_pddl.episodes.builder import realise
     from hygiene_pddl.episodes.designs import family_designs
     from hygiene_pddl.registries import load_registries
+    from hygiene_pddl.registries.loader import DATA_DIR
 
     root = Path(__file__).resolve().parents[2]
     name = "doing_laundry-wash_dry_fold"
     data = tmp_path / "data"
-    shutil.copytree(root / "hygiene_pddl" / "registries" / "data", data)
+    shutil.copytree(DATA_DIR, data)
     shutil.copy(root / "tests" / "fixtures" / "families" / f"{name}-two_garments.yaml",
                 data / "families" / f"{name}.yaml")
     reg = load_registries(data)
