@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from compiler.kset import FamilyDomain
 from compiler.render import render_classical, render_domain, render_problem
 from hygiene_pddl.episodes.first_families import first_families
 from hygiene_pddl.episodes.writer import Episode, episode_files
-from hygiene_pddl.instances.loader import instance_from_data
+from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.registries import Registries
+from hygiene_pddl.replay import replay
 
 #: File names beside each instance JSON.
 TEMPORAL = "{id}.pddl"
@@ -19,56 +22,99 @@ CLASSICAL_DOMAIN = "{id}.classical-domain.pddl"
 CLASSICAL_PROBLEM = "{id}.classical.pddl"
 
 
-def compile_instance_files(reg: Registries, public: dict, stem: str) -> dict[str, str]:
+def compile_instance_files(reg: Registries, inst: Instance) -> dict[str, str]:
     """The PDDL problem files of one instance (relative names → text)."""
-    inst = instance_from_data(public, reg, stem)
-    out = {TEMPORAL.format(id=inst.id): render_problem(reg, inst)[0],
-           NO_TOTAL_TIME.format(id=inst.id): render_problem(reg, inst, metric_total_time=False)[0]}
-    cdom, cprob, _ = render_classical(reg, inst)
+    state = replay(inst, reg)
+    out = {TEMPORAL.format(id=inst.id): render_problem(reg, inst, state=state)[0],
+           NO_TOTAL_TIME.format(id=inst.id): render_problem(reg, inst, metric_total_time=False, state=state)[0]}
+    cdom, cprob, _ = render_classical(reg, inst, state=state)
     out[CLASSICAL_DOMAIN.format(id=inst.id)] = cdom
     out[CLASSICAL_PROBLEM.format(id=inst.id)] = cprob
     return out
 
 
-def manifest_episodes(reg: Registries, manifest: dict) -> list[Episode]:
-    """The first families plus every design the manifest records, with its certified reference."""
+def _design_episodes(reg: Registries, manifest: dict, family: str, archetype: str) -> list[Episode]:
+    """One recorded design's episodes with their certified references."""
     from hygiene_pddl.episodes.builder import design_of, realise
 
-    episodes = first_families()
-    for family, archetype in sorted(manifest["designs"].items()):
-        for ep in realise(reg, family, archetype, design_of(reg, family, archetype)):
-            ref = manifest["references"][ep.id]
-            ep.reference = {"feasible": ref["feasible"], "optimal_cost": ref["optimal_cost"], "plan": ref["plan"],
-                            "certified_by": ref["certified_by"], **ep.reference}
-            episodes.append(ep)
+    episodes = realise(reg, family, archetype, design_of(reg, family, archetype))
+    for ep in episodes:
+        ref = manifest["references"][ep.id]
+        ep.reference = {"feasible": ref["feasible"], "optimal_cost": ref["optimal_cost"], "plan": ref["plan"],
+                        "certified_by": ref["certified_by"], **ep.reference}
     return episodes
 
 
-def benchmark_files(reg: Registries, episodes: list[Episode] | None = None, root: Path = Path(".")) -> dict[Path, str]:
-    """Every committed benchmark file (path relative to the repository root → text): the first families, and
-    the full benchmark when ``problems/MANIFEST.json`` records one (``hygiene-pddl build --full``)."""
-    manifest_path = root / "problems" / "MANIFEST.json"
-    if episodes is None:
-        if manifest_path.exists():
-            manifest = json.loads(manifest_path.read_text())
-            episodes = manifest_episodes(reg, manifest)
-        else:
-            manifest, episodes = None, first_families()
-    else:
-        manifest = None
+def manifest_episodes(reg: Registries, manifest: dict) -> list[Episode]:
+    """The first families plus every design the manifest records, with its certified reference."""
+    episodes = first_families()
+    for family, archetype in sorted(manifest["designs"].items()):
+        episodes += _design_episodes(reg, manifest, family, archetype)
+    return episodes
+
+
+Unit = tuple[dict[Path, str], list[FamilyDomain]]
+
+
+def _episodes_unit(reg: Registries, episodes: list[Episode]) -> Unit:
+    """The instance and problem files of some episodes, and the domains they need."""
     files: dict[Path, str] = {}
-    if manifest is not None:
-        files[Path("problems") / "MANIFEST.json"] = manifest_path.read_text()
-    domains: dict[str, FamilyDomain] = {}
+    domains = []
     for ep in episodes:
         folder = Path("problems") / ep.family
         public, ref = episode_files(ep, reg)
-        fd = FamilyDomain.of_instance(reg, instance_from_data(json.loads(public), reg, ep.id))
-        domains.setdefault(fd.file_stem, fd)
+        inst = ep.materialise(reg).instance
+        domains.append(FamilyDomain.of_instance(reg, inst))
         files[folder / f"{ep.id}.json"] = public
         files[folder / f"{ep.id}.reference.json"] = ref
-        for name, text in compile_instance_files(reg, json.loads(public), ep.id).items():
+        for name, text in compile_instance_files(reg, inst).items():
             files[folder / name] = text
+    return files, domains
+
+
+#: What forked workers read (set before the pool starts, inherited by fork, never pickled).
+_WORK: dict = {}
+
+
+def _work(i: int) -> Unit:
+    reg, manifest, units = _WORK["reg"], _WORK["manifest"], _WORK["units"]
+    unit = units[i]
+    episodes = unit if isinstance(unit, list) else _design_episodes(reg, manifest, *unit)
+    return _episodes_unit(reg, episodes)
+
+
+def benchmark_files(reg: Registries, episodes: list[Episode] | None = None, root: Path = Path("."),
+                    jobs: int = 1) -> dict[Path, str]:
+    """Every committed benchmark file (path relative to the repository root → text): the first families, and
+    the full benchmark when ``problems/MANIFEST.json`` records one (``hygiene-pddl build --full``). ``jobs`` > 1
+    spreads the designs over forked processes; the files are the same."""
+    manifest_path = root / "problems" / "MANIFEST.json"
+    manifest = None
+    units: list = []
+    if episodes is not None:
+        units = [episodes]
+    elif manifest_path.exists():
+        manifest = json.loads(manifest_path.read_text())
+        units = [first_families(), *sorted(manifest["designs"].items())]
+    else:
+        units = [first_families()]
+    files: dict[Path, str] = {}
+    if manifest is not None:
+        files[Path("problems") / "MANIFEST.json"] = manifest_path.read_text()
+    _WORK.update(reg=reg, manifest=manifest, units=units)
+    try:
+        if jobs > 1 and len(units) > 1 and "fork" in multiprocessing.get_all_start_methods():
+            with ProcessPoolExecutor(min(jobs, len(units)), mp_context=multiprocessing.get_context("fork")) as pool:
+                results = list(pool.map(_work, range(len(units)), chunksize=4))
+        else:
+            results = [_work(i) for i in range(len(units))]
+    finally:
+        _WORK.clear()
+    domains: dict[str, FamilyDomain] = {}
+    for unit_files, unit_domains in results:  # in unit order: the same files whatever the number of jobs
+        files.update(unit_files)
+        for fd in unit_domains:
+            domains.setdefault(fd.file_stem, fd)
     for stem, fd in sorted(domains.items()):  # the family's own entries, or an instance's K (<family>-k<hash>)
         files[Path("domains") / f"{stem}.pddl"] = render_domain(reg, fd)
     return files

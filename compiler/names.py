@@ -35,6 +35,9 @@ def comment_text(text: str) -> str:
     A comment runs to the end of its line, so a newline in a request would end it and let the rest be read
     as PDDL; escaped, it stays text (``\\n``).
     """
+    text = str(text)
+    if text.isprintable():  # every unsafe character is unprintable: the common case needs no escaping
+        return text
     return "".join(c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in _UNSAFE else c
                    for c in str(text))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
@@ -175,11 +176,19 @@ def running_at_decision(state: ReplayResult) -> frozenset[str]:
     return frozenset(rec.name for rec in state.ongoing)
 
 
+@functools.lru_cache(maxsize=512)
+def _declared(reg: Registries, fd: FamilyDomain, flavor: str, weights: tuple | None,
+              split: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The predicate and function names a domain declares (instances of one K share it)."""
+    view = build_domain(reg, fd, flavor, dict(weights) if weights is not None else None, split)
+    return frozenset(declared_predicates(view)), frozenset(declared_functions(view))
+
+
 class _Init:
     """Initial facts and numeric values, filtered to what the domain declares."""
 
-    def __init__(self, view: DomainView):
-        self.preds, self.funcs = declared_predicates(view), declared_functions(view)
+    def __init__(self, declared: tuple[frozenset[str], frozenset[str]]):
+        self.preds, self.funcs = declared
         self.facts: set[str] = set()
         self.numeric: list[str] = []
         self.dropped: set[str] = set()
@@ -361,14 +370,17 @@ def build_problem(reg: Registries, inst: Instance, state: ReplayResult, flavor: 
     fd = FamilyDomain.of_instance(reg, inst)
     if domain is None:
         weights = instance_weights(reg, inst, state) if flavor != "temporal" else None
-        domain = build_domain(reg, fd, flavor, weights, running_at_decision(state))
+        declared = _declared(reg, fd, flavor, tuple(sorted(weights.items())) if weights is not None else None,
+                             running_at_decision(state))
+    else:
+        declared = (frozenset(declared_predicates(domain)), frozenset(declared_functions(domain)))
     rules = HygieneRules(reg, dict(inst.objects), fd.hazards)
     names = names_for(reg, inst)
     t = inst.decision_time
     remaining = state.horizon - t
     bounds = instance_bounds(reg, inst, state, fd)
     use_ticks = flavor == "temporal" and ticks.uses_ticks(inst.profile, fd.cost_dims)
-    init = _Init(domain)
+    init = _Init(declared)
     constant = set(gripper_constants(reg, fd))  # the domain declares these
     grippers = [names[("gripper", g)] for g in reg.grippers if g not in constant]
     objects = [*([" ".join(grippers) + " - gripper"] if grippers else []),

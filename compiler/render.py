@@ -13,7 +13,7 @@ from compiler.names import NameMap, comment_text
 from compiler.problem import build_problem, instance_weights, running_at_decision
 from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.registries import Registries
-from hygiene_pddl.replay import replay
+from hygiene_pddl.replay import ReplayResult, replay
 
 FLAVORS = ("temporal", "classical")
 
@@ -39,16 +39,18 @@ def render_instance_domain(reg: Registries, inst: Instance) -> str:
     return render_domain(reg, FamilyDomain.of_instance(reg, inst))
 
 
-def render_problem(reg: Registries, inst: Instance, flavor: str = "temporal",
-                   metric_total_time: bool = True) -> tuple[str, NameMap]:
-    view, names, _ = build_problem(reg, inst, replay(inst, reg), flavor, metric_total_time)
+def render_problem(reg: Registries, inst: Instance, flavor: str = "temporal", metric_total_time: bool = True,
+                   state: ReplayResult | None = None) -> tuple[str, NameMap]:
+    """The problem file of one instance (``state``: its replay, when the caller has it)."""
+    view, names, _ = build_problem(reg, inst, state or replay(inst, reg), flavor, metric_total_time)
     return _env().get_template("problem.pddl.j2").render(p=view), names
 
 
-def render_classical(reg: Registries, inst: Instance, flavor: str = "classical") -> tuple[str, str, NameMap]:
+def render_classical(reg: Registries, inst: Instance, flavor: str = "classical",
+                     state: ReplayResult | None = None) -> tuple[str, str, NameMap]:
     """Classical domain and problem for one instance (the domain carries its action costs); ``flavor="numeric"``
     writes stocks and loads as numeric fluents (for numeric planners such as ENHSP)."""
-    state = replay(inst, reg)
+    state = state or replay(inst, reg)
     view = build_domain(reg, FamilyDomain.of_instance(reg, inst), flavor, instance_weights(reg, inst, state),
                         running_at_decision(state))
     if flavor == "numeric":

@@ -79,7 +79,8 @@ def _build_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--full", action="store_true",
                    help="compose, certify (two methods) and admit the full benchmark; writes problems/MANIFEST.json "
                         "(exit 1 when no composition survives certification and admission)")
-    p.add_argument("--jobs", type=int, default=2, help="certification processes for --full")
+    p.add_argument("--jobs", type=int, default=2,
+                   help="processes: for rendering the files, and for certifying with --full (default 2)")
     p.add_argument("--cache", type=Path, default=None,
                    help="--full: the certification cache, saved every 25 results so that an interrupted build "
                         "resumes (default: ROOT/.cache/certify.json)")
@@ -111,7 +112,7 @@ def _build(args: argparse.Namespace) -> int:
             bar.close()
         (args.root / "problems").mkdir(exist_ok=True)
         (args.root / "problems" / "MANIFEST.json").write_text(manifest_text(manifest), encoding="utf-8")
-    files = benchmark_files(reg, root=args.root)
+    files = benchmark_files(reg, root=args.root, jobs=max(1, args.jobs))
     if args.check:
         problems = stale_files(args.root, files)
         if args.json:

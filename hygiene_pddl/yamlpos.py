@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -60,14 +61,15 @@ class PositionedDocument:
         self.path = path
         self.text = text
         self.node: yaml.Node | None = None
-        self.json_positions: dict[tuple, int] | None = None
-        if path.suffix == ".json":
-            self.json_positions = scan(text, str(path))
+        self._positions: dict[tuple, int] | None = None
+        self._is_json = path.suffix == ".json"
+        if self._is_json:
+            self._positions = scan(text, str(path))
             try:
                 self.data = json.loads(text)
             except json.JSONDecodeError as exc:
                 raise self._at(exc.pos, f"not valid JSON: {exc.msg}") from None
-            if self.json_positions is None:  # pragma: no cover - the scanner and json disagree: a bug
+            if self._positions is None:  # pragma: no cover - the scanner and json disagree: a bug
                 raise AssertionError(f"{path}: the JSON scanner refused text json.loads reads")
             return
         loader = None
@@ -102,6 +104,25 @@ class PositionedDocument:
         return InputError(message, Location(str(self.path), line, column), found=found or None)
 
     @classmethod
+    def of_data(cls, path: Path, data: object) -> PositionedDocument:
+        """A JSON document for data built in memory (the episode builder's): the data as JSON reads it back,
+        its text (``indent=1``) and positions computed only when an error needs a location. What the strict
+        scanner refuses in a file cannot come from ``json.dumps`` except non-finite floats, which
+        :meth:`check_magnitudes` refuses."""
+        doc = cls.__new__(cls)
+        doc.path, doc.node, doc._positions, doc._is_json = path, None, None, True
+        doc.text = json.dumps(data, indent=1)
+        doc.data = json.loads(doc.text)
+        return doc
+
+    @property
+    def json_positions(self) -> dict[tuple, int] | None:
+        """Offsets of a JSON document's values by path (None for YAML)."""
+        if self._is_json and self._positions is None:
+            self._positions = scan(self.text, str(self.path)) or {}
+        return self._positions
+
+    @classmethod
     def read(cls, path: Path) -> PositionedDocument:
         try:
             text = Path(path).read_text(encoding="utf-8")
@@ -113,11 +134,12 @@ class PositionedDocument:
     def location(self, path: Sequence[str | int]) -> Location:
         """Location of the deepest existing node along ``path`` (keys and list indices)."""
         dotted = ".".join(str(s) for s in path) or None
-        if self.json_positions is not None:
+        positions = self.json_positions
+        if positions is not None:
             for n in range(len(path), -1, -1):
                 key = tuple(path[:n])
-                if key in self.json_positions:
-                    line, column = line_column(self.text, self.json_positions[key])
+                if key in positions:
+                    line, column = line_column(self.text, positions[key])
                     return Location(str(self.path), line, column, dotted)
             return Location(str(self.path), path=dotted)
         node = self._node_at(path)[0]
@@ -157,6 +179,8 @@ class PositionedDocument:
                 todo += [(v, (*path, k)) for k, v in value.items()]
             elif isinstance(value, list):
                 todo += [(v, (*path, i)) for i, v in enumerate(value)]
+            elif isinstance(value, float) and not math.isfinite(value):
+                raise InputError(f"{what} must be finite (found {value})", self.location(list(path)))
             elif isinstance(value, int | float) and not isinstance(value, bool) and abs(value) > limit:
                 found = str(value) if len(str(value)) <= 24 else f"a number of {len(str(value))} digits"
                 raise InputError(f"{what} above {limit} are not supported (found {found})",

@@ -65,7 +65,7 @@ def test_json_on_build_check(tmp_path, capsys, monkeypatch):
     import compiler.build
 
     files = {Path("domains/a.pddl"): "x\n", Path("problems/f/b.pddl"): "y\n"}
-    monkeypatch.setattr(compiler.build, "benchmark_files", lambda reg, root: files)  # two files, not 3879
+    monkeypatch.setattr(compiler.build, "benchmark_files", lambda reg, root, jobs: files)  # two files, not 3879
     (tmp_path / "domains").mkdir()
     (tmp_path / "domains/a.pddl").write_text("x\n")
     assert cli.main(["build", "--check", "--json", "--root", str(tmp_path)]) == errors.EXIT_INVALID

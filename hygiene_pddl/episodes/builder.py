@@ -17,7 +17,6 @@ from hygiene_pddl.episodes.features import features, tier
 from hygiene_pddl.episodes.kinds import KINDS, Design, Roles
 from hygiene_pddl.episodes.writer import Episode
 from hygiene_pddl.errors import InputError
-from hygiene_pddl.instances.loader import instance_from_data
 from hygiene_pddl.registries import Registries
 from hygiene_pddl.replay import replay
 
@@ -75,8 +74,7 @@ def realise(reg: Registries, family: str, archetype: str, design: Design, feasib
                      decision_time=d.decision_time, horizon=d.horizon, objects=roles.objects, facts=d.facts,
                      hazards=d.hazards, stocks=d.stocks, history=d.history, profile=d.profile,
                      known_events=d.known_events)
-        data = ep.public(reg)
-        inst = instance_from_data(data, reg, ep.id)
+        inst = ep.materialise(reg).instance
         feats = features(reg, inst, replay(inst, reg))
         design_info = {"kind": archetype, "pairs": pairs, "event": d.event, "prior_violation": d.prior_violation,
                        "expect_infeasible": d.key in infeasible}

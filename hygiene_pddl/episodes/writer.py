@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from hygiene_pddl.instances.loader import instance_from_data
+from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.literals import atom_text
 from hygiene_pddl.registries import Registries
 from hygiene_pddl.replay import replay
+
+
+class Materialised(NamedTuple):
+    """An episode's public instance: its canonical file text and the instance it resolves to."""
+
+    text: str
+    instance: Instance
 
 
 @dataclass
@@ -31,6 +40,7 @@ class Episode:
     profile: str
     known_events: list[int] = field(default_factory=list)
     reference: dict[str, Any] = field(default_factory=dict)
+    _made: tuple[tuple, Materialised] | None = field(default=None, init=False, repr=False, compare=False)
 
     def all_goals(self, reg: Registries) -> list[str]:
         """The goals with the (safe x) goals that deliveries imply written out (format 2 states them)."""
@@ -42,6 +52,19 @@ class Episode:
         return list(self.goals) + [atom_text(g) for g in implied]
 
     def public(self, reg: Registries) -> dict[str, Any]:
+        """The public instance data (a fresh copy: the caller may change it)."""
+        return json.loads(self.materialise(reg).text)
+
+    def materialise(self, reg: Registries) -> Materialised:
+        """The public file text and its resolved instance, computed once while the episode's fields (other
+        than the reference, which the public file does not show) stay as they are."""
+        key = (id(reg), repr([getattr(self, f.name) for f in dataclasses.fields(self)
+                              if f.name not in ("reference", "_made")]))
+        if self._made is None or self._made[0] != key:
+            self._made = (key, self._materialise(reg))
+        return self._made[1]
+
+    def _materialise(self, reg: Registries) -> Materialised:
         fam = reg.families[self.family]
         data = {
             "format": "hygiene-pddl-instance/2", "id": self.id, "family": self.family, "request": self.request,
@@ -58,26 +81,28 @@ class Episode:
                          "treatments": sorted({t for a in fam.actions
                                                for t in reg.actions[a].treatment_names})},
         }
-        state = replay(instance_from_data(data, reg, self.id), reg, check=False)
+        before = instance_from_data(data, reg, self.id)  # observations and R_t empty: the replay fills them
+        state = replay(before, reg, check=False)
         data["observations"] = {"facts": sorted(atom_text(a) for a in state.facts)}
         data["resources"] = dict(state.stocks)
-        return data
+        inst = dataclasses.replace(before, observations=frozenset(state.facts),
+                                   resources=tuple(sorted(dict(state.stocks).items())))
+        return Materialised(dumps(data), inst)
 
 
 def episode_files(ep: Episode, reg: Registries) -> tuple[str, str]:
     """The text of the public instance file and of the private assessment file."""
     fam = reg.families[ep.family]
-    public = ep.public(reg)
+    made = ep.materialise(reg)
     ref_data = {"format": "hygiene-pddl-reference/1", "instance": ep.id, "family": ep.family,
                 "activity_group": fam.activity_group, "household_area": fam.household_area, **ep.reference}
     if "difficulty" not in ref_data:
         from hygiene_pddl.episodes.features import features, tier
 
-        inst = instance_from_data(public, reg, ep.id)
-        feats = features(reg, inst, replay(inst, reg))
+        feats = features(reg, made.instance, replay(made.instance, reg))
         ref_data["difficulty"] = {"tier": tier(feats, fam.spec is not None), "features": feats}
     ref_data["design"] = {k: v for k, v in ref_data["design"].items() if k != "expect_infeasible"}
-    return dumps(public), dumps(ref_data)
+    return made.text, dumps(ref_data)
 
 
 def write_episode(ep: Episode, reg: Registries, problems_dir: Path) -> list[Path]:

@@ -27,8 +27,13 @@ def _schema(name: str) -> dict[str, Any]:
     return json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text())
 
 
+@functools.cache
+def _validator(name: str) -> Any:
+    return StrictValidator(_schema(name))
+
+
 def _check_schema(doc: PositionedDocument, name: str) -> None:
-    validator = StrictValidator(_schema(name))
+    validator = _validator(name)
     errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         raise InstanceError(f"{errors[0].message} (expected by {name}.schema.json)",
@@ -145,7 +150,7 @@ def load_instance(path: Path | str, registries: Registries | None = None) -> Ins
 def instance_from_data(data: dict, registries: Registries | None = None, name: str = "<instance>") -> Instance:
     """Resolve an instance given as parsed JSON data (the episode builder's path)."""
     reg = registries or load_registries()
-    doc = PositionedDocument(Path(name if name.endswith(".json") else f"{name}.json"), json.dumps(data, indent=1))
+    doc = PositionedDocument.of_data(Path(name if name.endswith(".json") else f"{name}.json"), data)
     _check_schema(doc, "instance")
     return _build_instance(doc, reg)
 
