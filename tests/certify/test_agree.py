@@ -17,8 +17,8 @@ ONE = CostVector.from_mapping({"water": 1, "active_robot_time": 3, "makespan": 3
 TWO = CostVector.from_mapping({"water": 2, "active_robot_time": 3, "makespan": 3})
 
 
-def _claim(status: str, cost: CostVector | None, hit: bool = False, method: str = "m") -> Claim:
-    return Claim(method, status, cost, (), "", "bounds", hit, 0.0)
+def _claim(status: str, cost: CostVector | None, hit: bool = False, method: str = "m", text: str = "plan") -> Claim:
+    return Claim(method, status, cost, (), text if status == "optimal" else "", "bounds", hit, 0.0)
 
 
 def test_compare_accepts_only_two_proofs_of_the_same_answer():
@@ -29,6 +29,16 @@ def test_compare_accepts_only_two_proofs_of_the_same_answer():
     assert "did not prove" in compare(_claim("unproved", ONE), _claim("optimal", ONE))
     assert "did not prove" in compare(_claim("optimal", ONE), _claim("unproved", ONE))
     assert "every allowed action" in compare(_claim("optimal", ONE), _claim("optimal", ONE, hit=True))
+
+
+def test_an_exact_optimum_that_cannot_be_written_needs_the_other_methods_plan():
+    """The exact search's optimum whose order at one instant no epsilon offsets realise still bounds every
+    writable plan from below: a written plan of the other method that meets it is optimal; nothing else is."""
+    unwritten = _claim("optimal", ONE, method="exact", text="")
+    assert compare(unwritten, _claim("optimal", ONE)) == ""
+    assert "cannot be written" in compare(unwritten, _claim("optimal", ONE, text=""))
+    assert "did not prove" in compare(unwritten, _claim("unproved", ONE))
+    assert "cost vector" in compare(unwritten, _claim("optimal", TWO))
 
 
 def test_both_methods_agree_on_a_committed_instance_and_state_their_bounds():
