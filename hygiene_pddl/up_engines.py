@@ -64,15 +64,18 @@ _CREDITS = Credits("hygiene-pddl", "the hygiene-pddl authors", "", "", "Apache-2
                    "Hygiene-NSP plans HygieneRoboBench instances; hygiene-val checks plans with VAL's semantics.")
 
 #: What unified-planning's PDDLReader makes of every temporal file the compiler writes (the v2 compiler adds
-#: quantified contacts and treatments, distinct object parameters and the makespan declaration's tick values).
+#: quantified contacts and treatments, distinct object parameters and the makespan declaration's tick values; the
+#: v2 benchmark's carriers typed by the roles they play, and existential contact conditions).
 TEMPORAL_FEATURES = ("ACTION_BASED", "CONDITIONAL_EFFECTS", "CONTINUOUS_TIME", "DECREASE_EFFECTS",
-                     "DISJUNCTIVE_CONDITIONS", "EQUALITIES", "FINAL_VALUE", "FLAT_TYPING",
+                     "DISJUNCTIVE_CONDITIONS", "EQUALITIES", "EXISTENTIAL_CONDITIONS", "FINAL_VALUE", "FLAT_TYPING",
+                     "HIERARCHICAL_TYPING",
                      "FLUENTS_IN_NUMERIC_ASSIGNMENTS", "FORALL_EFFECTS", "GENERAL_NUMERIC_PLANNING",
                      "INCREASE_EFFECTS", "INT_TYPE_DURATIONS", "NEGATIVE_CONDITIONS", "REAL_FLUENTS",
                      "SIMPLE_NUMERIC_PLANNING", "TIMED_EFFECTS", "UNIVERSAL_CONDITIONS")
 #: ... and of every classical file (Fast Downward's flavour).
 CLASSICAL_FEATURES = ("ACTIONS_COST", "ACTION_BASED", "CONDITIONAL_EFFECTS", "DISJUNCTIVE_CONDITIONS", "EQUALITIES",
-                      "FLAT_TYPING", "INT_NUMBERS_IN_ACTIONS_COST", "NEGATIVE_CONDITIONS", "UNIVERSAL_CONDITIONS")
+                      "EXISTENTIAL_CONDITIONS", "FLAT_TYPING", "FORALL_EFFECTS", "HIERARCHICAL_TYPING",
+                      "INT_NUMBERS_IN_ACTIONS_COST", "NEGATIVE_CONDITIONS", "UNIVERSAL_CONDITIONS")
 
 
 def _kind(features: tuple[str, ...]) -> ProblemKind:

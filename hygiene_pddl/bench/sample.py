@@ -45,10 +45,8 @@ def _cover_values(info: InstanceInfo, kind: Callable[[InstanceInfo], str | None]
               ("design", info.design)}
     if (k := kind(info)) is not None:
         values.add(("kind", k))
-    if info.event != "none":
-        values.add(("event", info.event))
-    if not info.feasible:
-        values.add(("infeasible", True))
+    values.add(("event", info.event))  # "none" too: a sample of event instances alone misses the plain ones
+    values.add(("feasible", info.feasible))  # both: a sample of infeasible instances alone misses the feasible
     if info.prior_violation:
         values.add(("prior_violation", True))
     return values

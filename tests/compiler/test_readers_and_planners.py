@@ -21,16 +21,22 @@ def _sampled() -> list[Path]:
     return sorted(seen.values())
 
 
-def _pairs() -> list[tuple[Path, Path]]:
+def _pairs() -> list:
+    """Both flavours of each sampled instance; past the first families' and one v2 family's, marked slow
+    (unified-planning's reader takes from seconds to over three minutes on a v2 file: ``make test-full`` runs them)."""
     out = []
+    v2 = [p for p in _sampled() if p.parent.name not in ("spoon_fruit", "bowl_to_sink", "hot_cocoa")]
     for inst in _sampled():
         stem, family = inst.name[: -len(".json")], inst.parent.name
-        out.append((ROOT / "domains" / f"{family}.pddl", inst.parent / f"{stem}.no-total-time.pddl"))
-        out.append((inst.parent / f"{stem}.classical-domain.pddl", inst.parent / f"{stem}.classical.pddl"))
+        marks = [pytest.mark.slow] if inst in v2[1:] else []
+        out.append(pytest.param(ROOT / "domains" / f"{family}.pddl", inst.parent / f"{stem}.no-total-time.pddl",
+                                marks=marks, id=f"{stem}-temporal"))
+        out.append(pytest.param(inst.parent / f"{stem}.classical-domain.pddl", inst.parent / f"{stem}.classical.pddl",
+                                marks=marks, id=f"{stem}-classical"))
     return out
 
 
-@pytest.mark.parametrize("domain,problem", _pairs(), ids=lambda p: p.name)
+@pytest.mark.parametrize("domain,problem", _pairs())
 def test_unified_planning_reads_and_round_trips(domain, problem, tmp_path):
     first = PDDLReader().parse_problem(str(domain), str(problem))
     writer = PDDLWriter(first)
@@ -40,8 +46,10 @@ def test_unified_planning_reads_and_round_trips(domain, problem, tmp_path):
     assert len(second.actions) == len(first.actions) > 0
     assert {o.name for o in second.all_objects} == {o.name for o in first.all_objects}
     def init(p):  # noqa: ANN001, ANN202
-        # PDDLWriter renames the fluent `at` to `at_` (a keyword clash); compare modulo that renaming
-        return {re.sub(r"^(\w[\w-]*?)_\(", r"\1(", str(k)): str(v) for k, v in p.initial_values.items()}
+        # the values the files state (the closed-world expansion over every ground fluent runs to millions on v2
+        # domains); PDDLWriter renames the fluent `at` to `at_` (a keyword clash): compare modulo that renaming
+        return {re.sub(r"^(\w[\w-]*?)_\(", r"\1(", str(k)): str(v) for k, v in p.explicit_initial_values.items()
+                if str(v) != "false"}
 
     assert init(second) == init(first)
     assert len(second.goals) == len(first.goals)

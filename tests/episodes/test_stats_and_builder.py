@@ -33,12 +33,8 @@ def test_full_benchmark_meets_spec():
     if not (ROOT / "problems" / "MANIFEST.json").exists():
         pytest.skip("the full benchmark (hygiene-pddl build --full) is not committed yet")
     comp = composition(ROOT / "problems")
-    # The v1 benchmark under the v2 world model (issue 12) misses these rows until issue 13 rebuilds it: the tier
-    # features changed with the world model, and the ten "prior violation, safe" instances were re-certified
-    # infeasible (a delivery must be safe). Every other row still meets SPEC §9 exactly; `stats` prints both.
-    known = {"tiers: easy", "tiers: moderate", "tiers: hard", "feasible", "infeasible", "prior_safe", "prior_unsafe"}
-    off = {name for name, have, want in rows(comp) if have != want}
-    assert off == known, sorted(off ^ known)
+    off = {name: (have, want) for name, have, want in rows(comp) if have != want}
+    assert off == {}  # every SPEC §9 row exactly, the tiers and the prior violations included (v2, issue 13)
 
 
 def test_stats_json_has_every_spec_row(capsys):

@@ -22,7 +22,7 @@ from hygiene_pddl.plans.parser import parse_plan
 from hygiene_pddl.registries import load_registries
 from hygiene_pddl.replay import replay
 from hygiene_pddl.validation.instance_level import evaluate_plan
-from tests.benchmark_files import PROBLEMS, one_per_family
+from tests.benchmark_files import PROBLEMS, one_per_family, short_references
 
 REG = load_registries()
 ROOT = PROBLEMS.parent
@@ -128,11 +128,18 @@ def test_the_relaxation_never_exceeds_a_hand_optimum(hand_path):
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.sampled_from(one_per_family()))
+@given(st.sampled_from(short_references(one_per_family())))
 def test_the_relaxations_proof_agrees_with_the_joint_model(path):
+    """With the relaxation Hygiene-NSP answers as the joint model alone, and proves at least what it proves (on v2
+    drafts the relaxation often proves an optimum that the bounded joint model alone cannot)."""
     inst = load_instance(path, REG)
     fast, joint = HygieneNSP().solve(inst, 60, REG), HygieneNSP(relax=False).solve(inst, 60, REG)
-    assert (fast.status, fast.cost, fast.proved_optimal) == (joint.status, joint.cost, joint.proved_optimal)
+    assert fast.status is joint.status
+    assert joint.proved_optimal <= fast.proved_optimal
+    if joint.proved_optimal or not fast.proved_optimal:
+        assert fast.cost == joint.cost
+    elif fast.cost is not None:
+        assert fast.cost.key(inst.profile) <= joint.cost.key(inst.profile)
     if PROVED in fast.notes:
         report = evaluate_plan(REG, inst, parse_plan(fast.plan_text))
         assert report.valid and report.cost == fast.cost
@@ -146,8 +153,11 @@ INFEASIBLE = [p for p in sorted(PROBLEMS.glob("*/*.json")) if not p.name.endswit
 def test_a_relaxation_without_plans_proves_the_task_has_none(path):
     inst = load_instance(path, REG)
     fast, joint = HygieneNSP().solve(inst, 60, REG), HygieneNSP(relax=False).solve(inst, 60, REG)
-    assert fast.status is joint.status is PlanStatus.INFEASIBLE
-    assert "no plan within the deadline: the relaxation has none (proved)" in fast.notes
+    assert fast.status is PlanStatus.INFEASIBLE and joint.status is not PlanStatus.PLAN
+    # the relaxation has no solution at all, or none outside a joint model that has none (the joint model alone
+    # proves no plan within its bound at most: on v2 drafts it may answer undetermined)
+    assert ("no plan within the deadline: the relaxation has none (proved)" in fast.notes
+            or any(n.endswith("and the relaxation excludes every other plan") for n in fast.notes)), fast.notes
     assert "; status: infeasible" in fast.plan_text
 
 
