@@ -40,7 +40,7 @@ class Episode:
     profile: str
     known_events: list[int] = field(default_factory=list)
     reference: dict[str, Any] = field(default_factory=dict)
-    _made: tuple[tuple, Materialised] | None = field(default=None, init=False, repr=False, compare=False)
+    _made: tuple[Registries, str, Materialised] | None = field(default=None, init=False, repr=False, compare=False)
 
     def all_goals(self, reg: Registries) -> list[str]:
         """The goals with the (safe x) goals that deliveries imply written out (format 2 states them)."""
@@ -58,11 +58,10 @@ class Episode:
     def materialise(self, reg: Registries) -> Materialised:
         """The public file text and its resolved instance, computed once while the episode's fields (other
         than the reference, which the public file does not show) stay as they are."""
-        key = (id(reg), repr([getattr(self, f.name) for f in dataclasses.fields(self)
-                              if f.name not in ("reference", "_made")]))
-        if self._made is None or self._made[0] != key:
-            self._made = (key, self._materialise(reg))
-        return self._made[1]
+        key = repr([getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("reference", "_made")])
+        if self._made is None or self._made[0] is not reg or self._made[1] != key:
+            self._made = (reg, key, self._materialise(reg))
+        return self._made[2]
 
     def _materialise(self, reg: Registries) -> Materialised:
         fam = reg.families[self.family]
