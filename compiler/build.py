@@ -90,7 +90,7 @@ def benchmark_files(reg: Registries, episodes: list[Episode] | None = None, root
     spreads the designs over forked processes; the files are the same."""
     manifest_path = root / "problems" / "MANIFEST.json"
     manifest = None
-    units: list = []
+    units: list  # episode lists, or (family, archetype) designs of the manifest
     if episodes is not None:
         units = [episodes]
     elif manifest_path.exists():

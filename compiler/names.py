@@ -39,7 +39,7 @@ def comment_text(text: str) -> str:
     if text.isprintable():  # every unsafe character is unprintable: the common case needs no escaping
         return text
     return "".join(c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in _UNSAFE else c
-                   for c in str(text))
+                   for c in text)
 
 
 def carrier_name(owner: str, part: str) -> str:

@@ -31,7 +31,6 @@ def _arguments() -> argparse.Namespace:
 
 
 def main() -> int:
-    from hygiene_pddl.instances.loader import instance_from_data
     from hygiene_pddl.planners.base import PlanStatus
     from hygiene_pddl.planners.nsp import HygieneNSP
     from hygiene_pddl.registries import load_registries
@@ -40,7 +39,7 @@ def main() -> int:
     reg = load_registries()
     rows = []
     for ep in composition(reg)[::args.every]:
-        inst = instance_from_data(ep.public(reg), reg, ep.id)
+        inst = ep.materialise(reg).instance
         t = time.perf_counter()
         r = HygieneNSP().solve(inst, args.time_limit, reg)
         status = {PlanStatus.INFEASIBLE: "infeasible", PlanStatus.UNDETERMINED: "undetermined"}.get(

@@ -126,7 +126,7 @@ def first_family_contribution(reg: Registries) -> dict[str, int]:
     c: Counter = Counter()
     eps = first_families()
     for ep in eps:
-        inst = instance_from_data(ep.public(reg), reg, ep.id)
+        inst = ep.materialise(reg).instance
         c[f"tier:{tier(features(reg, inst, replay(inst, reg)))}"] += 1
         c[f"group:{reg.families[ep.family].activity_group}"] += 1
         c["instances"] += 1
@@ -178,7 +178,7 @@ def plan_failures(reg: Registries, chosen: list[Candidate], certs: dict) -> dict
             rec = certs[ep.id]
             if rec["problem"] or not rec["feasible"]:
                 continue
-            inst = instance_from_data(ep.public(reg), reg, ep.id)
+            inst = ep.materialise(reg).instance
             if why := _plan_fails(reg, cand.family, inst, rec, domains):
                 failures[(cand.family, cand.archetype)] = f"{ep.id}: the reference plan {why}"
                 break
@@ -198,7 +198,7 @@ def admission(reg: Registries, chosen: list[Candidate], certs: dict) -> dict[tup
             if rec["problem"]:
                 failures[(cand.family, cand.archetype)] = f"{ep.id}: {rec['problem']}"
                 break
-            insts[ep.id] = instance_from_data(ep.public(reg), reg, ep.id)
+            insts[ep.id] = ep.materialise(reg).instance
             cost = CostVector.from_mapping(rec["optimal_cost"]) if rec["optimal_cost"] else None
             certified[ep.id] = Certified(ep.id, rec["feasible"], cost, (), rec["plan_text"], ())
             designed_infeasible = ep.reference["design"].get("expect_infeasible", False)
@@ -342,7 +342,7 @@ def _reference(reg: Registries, ep: Episode, rec: dict) -> dict:
     its happening order (so a cache written by older code gives the same manifest)."""
     from hygiene_pddl.episodes.reference import reference_steps, steps_of_text
 
-    inst = instance_from_data(ep.public(reg), reg, ep.id)
+    inst = ep.materialise(reg).instance
     steps = steps_of_text(reg, inst, rec["plan_text"])
     out = {k: v for k, v in rec.items() if k not in ("id", "problem", "content")}
     return out | {"plan": reference_steps(steps)}
