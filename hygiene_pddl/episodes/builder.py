@@ -202,18 +202,35 @@ class _Model:
 
 
 def compose(cands: list[Candidate], fixed: dict[str, int], targets: dict = TARGETS, banned: set = frozenset(),
-            time_limit: float = 60.0, work: dict[tuple[str, str], int] | None = None) -> dict[str, str]:
+            time_limit: float = 60.0, work: dict[tuple[str, str], int] | None = None,
+            uses: dict[tuple[str, str], Counter] | None = None, fixed_uses: Counter | None = None
+            ) -> dict[str, str]:
     """Pick one archetype per family (``fixed`` holds what the first families contribute). Returns
     family → archetype, or raises ValueError when the rows cannot be met (:func:`closest` says which).
     ``work``: (family, archetype) → instances still to certify; the composition needing the least is preferred
-    (the build passes what its certification cache lacks)."""
+    (the build passes what its certification cache lacks). ``uses``: (family, archetype) → registry entry →
+    how many of its instances are known to use it (``fixed_uses``: the first families'); before anything
+    else the composition has as many entries as it can used by at least ``USED_AT_LEAST`` instances (the
+    registry-usage gate, docs/benchmark-composition.md)."""
     model = _Model(cands, fixed, banned)
     for row, target in _rows(targets).items():
         model.m.add(model.total(row) == target)
     # deterministic preference: the least certification work, then earlier archetypes of each kind
     weight = len(KINDS_ORDER) + 1
-    model.m.minimize(sum(v * (weight * (work or {}).get(k, 0) + KINDS_ORDER.get(k[1], 0))
-                         for k, v in model.x.items()))
+    cost = sum(v * (weight * (work or {}).get(k, 0) + KINDS_ORDER.get(k[1], 0)) for k, v in model.x.items())
+    if uses:
+        from hygiene_pddl.episodes.gates import USED_AT_LEAST
+
+        fixed_uses = fixed_uses or Counter()
+        met = []
+        for entry in sorted({e for u in uses.values() for e in u} | set(fixed_uses)):
+            total = sum(v * uses.get(k, {}).get(entry, 0) for k, v in model.x.items()) + fixed_uses.get(entry, 0)
+            b = model.m.new_bool_var(f"used/{entry}")
+            model.m.add(total >= USED_AT_LEAST).only_enforce_if(b)
+            met.append(b)
+        most = weight * sum((work or {}).values()) + len(KINDS_ORDER) * len(cands) + 1  # above any cost
+        cost -= most * sum(met)
+    model.m.minimize(cost)
     solver, status = model.solve(time_limit)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise ValueError(f"no composition meets the targets ({solver.status_name(status)})")

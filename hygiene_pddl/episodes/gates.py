@@ -132,22 +132,29 @@ def shallow_rule(cases: list[Case], truth: Callable[[Case], object]) -> tuple[fl
     return score, " + ".join(keys)
 
 
+def entries_used(reg: Registries, actions: Iterable[str], events: Iterable[str], cost: dict) -> set[tuple[str, str]]:
+    """The registry entries one instance exercises, as (kind, name): the actions of its reference plan and its
+    history, the events of its history, the stocks those actions consume and the cost dimensions its reference
+    spends on (the usage gate's reading, and the build's composition preference: episodes/builder.compose)."""
+    acts = set(actions)
+    out = {("actions", a) for a in acts} | {("events", e) for e in events}
+    out |= {("stocks", s) for a in acts if a in reg.actions for s, _ in reg.actions[a].consumes}
+    return out | {("cost dimensions", d) for d, v in cost.items() if v}
+
+
 def usage(reg: Registries, cases: list[Case]) -> dict[str, tuple[int, list[str]]]:
     """Per registry kind: (entries used in at least USED_AT_LEAST references or histories, the unused ones)."""
-    seen: dict[str, Counter] = {k: Counter() for k in ("actions", "events", "stocks", "cost dimensions")}
+    seen: Counter = Counter()
     for c in cases:
-        acts = {a for _, _, a, _ in c.steps} | {n for k, n, _ in c.history if k == "action"}
-        seen["actions"].update(acts)
-        seen["events"].update({n for k, n, _ in c.history if k == "event"})
-        seen["stocks"].update({s for a in acts if a in reg.actions for s, _ in reg.actions[a].consumes})
-        seen["cost dimensions"].update({d for d, v in c.cost.items() if v})
+        seen.update(entries_used(reg, [a for _, _, a, _ in c.steps] + [n for k, n, _ in c.history if k == "action"],
+                                 [n for k, n, _ in c.history if k == "event"], c.cost))
     from hygiene_pddl.costs import DIMENSIONS
 
     universe = {"actions": sorted(reg.actions), "events": sorted(reg.events), "stocks": sorted(reg.stocks),
                 "cost dimensions": list(DIMENSIONS)}
     out = {}
     for kind, names in universe.items():
-        unused = [n for n in names if seen[kind][n] < USED_AT_LEAST]
+        unused = [n for n in names if seen[(kind, n)] < USED_AT_LEAST]
         out[kind] = (len(names) - len(unused), unused)
     return out
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import re
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -280,6 +281,43 @@ def uncertified(cands: list[Candidate], cache: dict, digest: dict[str, tuple[str
             for c in cands}
 
 
+_STEP = re.compile(r"^\s*[0-9.]+\s*:\s*\(\s*([^\s()]+)", re.M)
+
+
+def _uses(reg: Registries, history: list[dict], plan_actions: list[str], cost: dict) -> set[tuple[str, str]]:
+    from hygiene_pddl.episodes.gates import entries_used
+
+    return entries_used(reg, [*plan_actions, *(h["name"] for h in history if h["kind"] == "action")],
+                        [h["name"] for h in history if h["kind"] == "event"], cost)
+
+
+def known_uses(reg: Registries, cands: list[Candidate], cache: dict, digest: dict[str, tuple[str, str]]
+               ) -> dict[tuple[str, str], Counter]:
+    """(family, archetype) → registry entry → how many of its instances are known to use it: by their history,
+    and by their reference when the cache holds a proved one (an instance not certified yet counts its history
+    only, a lower bound)."""
+    shared = by_content(cache)
+    out = {}
+    for c in cands:
+        n: Counter = Counter()
+        for ep in c.episodes:
+            rec = _record(ep, cache, shared, digest)
+            proved = rec is not None and not rec["problem"] and rec.get("feasible")
+            n.update(_uses(reg, ep.history, _STEP.findall(rec.get("plan_text") or "") if proved else [],
+                           rec.get("optimal_cost") or {} if proved else {}))
+        out[(c.family, c.archetype)] = n
+    return out
+
+
+def first_family_uses(reg: Registries) -> Counter:
+    """What the hand-written first families' histories and references use (:func:`known_uses`)."""
+    n: Counter = Counter()
+    for ep in first_families():
+        ref = ep.reference
+        n.update(_uses(reg, ep.history, [s["name"] for s in ref.get("plan", [])], ref.get("optimal_cost") or {}))
+    return n
+
+
 def stranded(cands: list[Candidate], banned: set) -> tuple[str, ...]:
     """The families every design of which is banned (no composition can include them)."""
     return tuple(sorted({c.family for c in cands} - {c.family for c in cands if (c.family, c.archetype) not in banned}))
@@ -317,7 +355,8 @@ def full_build(reg: Registries, jobs: int = 2, cache_file: Path | None = None, l
         log(f"  skipped {fam}/{arch} (cached): {why}")
     for round_ in range(1, max_rounds + 1):
         try:
-            choice = compose(cands, fixed, banned=banned, work=uncertified(cands, cache, digest))
+            choice = compose(cands, fixed, banned=banned, work=uncertified(cands, cache, digest),
+                             uses=known_uses(reg, cands, cache, digest), fixed_uses=first_family_uses(reg))
         except ValueError:
             raise NoAdmissibleComposition(round_ - 1, reasons, _banned_closest(cands, fixed, banned),
                                           stranded(cands, banned)) from None

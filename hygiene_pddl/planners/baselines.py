@@ -50,7 +50,7 @@ Restriction = Callable[[Registries, Instance, JointModel], list[tuple[str, objec
 
 
 def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, time_limit: float, *,
-               max_actions: int = 6, project: bool = True, focus: bool = True,
+               max_actions: int | None = None, project: bool = True, focus: bool = True,
                restrict: Restriction | None = None, proves: bool = True,
                notes: tuple[str, ...] = (), t0: float | None = None) -> PlannerResult:
     """Ground ``inst`` against ``state``, build the joint model, solve lexicographically, write the plan.
@@ -58,13 +58,32 @@ def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, 
     ``inst`` supplies the goals, objects, K and profile; ``state`` is whatever the planner believes the
     state at the decision time is. With ``focus``, a proved-infeasible focused model is retried with every
     reachable action (as hygiene-nsp does). The model holds plans of at most ``max_actions`` actions, each ground
-    action once: "optimal" and "infeasible" are claimed only when the relaxation over every reachable action
-    shows that no other plan is better (exists), and only with ``proves`` (``False`` for a restricted model or a
-    belief that is not the replayed state: its answers prove nothing about the task).
+    action once; ``None`` (the default) chooses the bound as hygiene-nsp does (``HygieneNSP.bounds``: the relaxed
+    plan's length plus one treatment per gripper) and widens it to the cap when the bounded model has no plan or
+    its optimum fills the bound. "optimal" and "infeasible" are claimed only when the relaxation over every
+    reachable action shows that no other plan is better (exists), and only with ``proves`` (``False`` for a
+    restricted model or a belief that is not the replayed state: its answers prove nothing about the task).
     """
     t0 = time.perf_counter() if t0 is None else t0
     notes_out = list(notes)
     every = ground_all(reg, inst, state, focus=False)
+    if max_actions is None:
+        from hygiene_pddl.planners.nsp import HygieneNSP
+
+        first, cap = HygieneNSP().bounds(reg, inst, state, every)
+        result = joint_plan(name, reg, inst, state, time_limit, max_actions=first, project=project, focus=focus,
+                            restrict=restrict, proves=proves, notes=notes, t0=t0)
+        filled = result.status is PlanStatus.PLAN and len(result.steps) >= first
+        if cap > first and (result.status is not PlanStatus.PLAN or filled) and not result.timed_out \
+                and time.perf_counter() - t0 < time_limit:
+            wider = joint_plan(name, reg, inst, state, time_limit, max_actions=cap, project=project, focus=focus,
+                               restrict=restrict, proves=proves,
+                               notes=(*notes, f"bound {first} widened to {cap} actions"), t0=t0)
+            if wider.status is PlanStatus.PLAN or result.status is not PlanStatus.PLAN:
+                if not (result.status is PlanStatus.PLAN
+                        and result.cost.key(inst.profile) <= wider.cost.key(inst.profile)):
+                    return wider
+        return result
 
     def attempt(focused: bool, budget: float):
         actions = ground_all(reg, inst, state, focus=True) if focused else every
@@ -107,8 +126,13 @@ def joint_plan(name: str, reg: Registries, inst: Instance, state: ReplayResult, 
     optimal = res.status is LexStatus.OPTIMAL and covers_every_plan(cost)
     if res.status is LexStatus.OPTIMAL and not proves:
         notes_out.append("optimal for this planner's own model only (not a claim about the task's optimum)")
-    return PlannerResult(name, inst.id, PlanStatus.PLAN, optimal, tuple(steps),
-                         plan_text(reg, inst, steps, name, cost), cost, timings_since(t0, t_build), tuple(notes_out))
+    try:
+        text = plan_text(reg, inst, steps, name, cost)
+    except ValueError as exc:  # coinciding happenings that no epsilon offsets can order (as hygiene-nsp says)
+        notes_out.append(f"internal: the schedule cannot be written ({exc})")
+        return no_plan_result(name, reg, inst, PlanStatus.UNDETERMINED, timings_since(t0, t_build), notes_out)
+    return PlannerResult(name, inst.id, PlanStatus.PLAN, optimal, tuple(steps), text, cost,
+                         timings_since(t0, t_build), tuple(notes_out))
 
 
 # --- history-blind ---------------------------------------------------------------------------------
@@ -125,7 +149,7 @@ def blind_state(inst: Instance, state: ReplayResult) -> ReplayResult:
 class HistoryBlind:
     """Ablation: Hygiene-NSP's model on a hygiene state that ignores the contact history."""
 
-    max_actions: int = 6
+    max_actions: int | None = None  # None: hygiene-nsp's per-instance bound (joint_plan)
     name: str = "history-blind"
 
     def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:
@@ -191,7 +215,7 @@ def treat_before_protected_contacts(reg: Registries, inst: Instance, jm: JointMo
 class TreatAlways:
     """Heuristic: treat the pad before every protected contact (wash if water allows, else replace)."""
 
-    max_actions: int = 6
+    max_actions: int | None = None  # None: hygiene-nsp's per-instance bound (joint_plan)
     name: str = "treat-always"
 
     def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:

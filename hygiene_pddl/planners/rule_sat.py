@@ -133,7 +133,7 @@ def read_goals(reg: Registries, inst: Instance) -> Reading:
 class RuleSat:
     """The paper's rule-based baseline: rule-read goals, full replay, joint CP-SAT (lexicographic)."""
 
-    max_actions: int = 6
+    max_actions: int | None = None  # None: hygiene-nsp's per-instance bound (baselines.joint_plan)
     name: str = "rule-sat"
 
     def solve(self, inst: Instance, time_limit: float = 30.0, reg: Registries | None = None) -> PlannerResult:

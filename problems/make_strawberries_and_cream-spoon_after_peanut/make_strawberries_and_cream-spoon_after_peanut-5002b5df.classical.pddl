@@ -5,7 +5,7 @@
 ; dropped: the deadline (every action ends by t+16): classical planning has no clock, so a plan found here may run past it; schedule and check it with `hygiene-pddl plan --planner fd-cpsat` or `hygiene-pddl validate ... --instance`
 ; dropped: durations and concurrency (actions are instantaneous and sequential), and with them the makespan and active-robot-time dimensions of the costs
 ; processes split into -start/-end (every started one must end): scoop
-; facts over predicates no action of K uses are left out: glove-of, ingestible, is-item, is-place, load-of, outer-of, room-at, side-of, spare_kept, stirrer
+; facts over predicates no action of K uses are left out: glove-of, ingestible, is-item, is-place, load-of, outer-of, room-at, side-of, spare_kept
 (define (problem make_strawberries_and_cream-spoon_after_peanut-5002b5df)
   (:domain hygiene-make_strawberries_and_cream-spoon_after_peanut)
   (:objects
@@ -524,6 +524,8 @@
     (removes wash soil worktop-top)
     (scooped pb)
     (scooper spoon)
+    (stirred mug)
+    (stirrer spoon)
     (surface-of bowl bowl-inside)
     (surface-of fridge fridge-shelf)
     (surface-of honey honey-contents)

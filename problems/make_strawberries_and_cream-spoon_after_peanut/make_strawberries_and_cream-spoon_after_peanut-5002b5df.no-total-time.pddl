@@ -8,7 +8,7 @@
 ;   active_robot_time: upper bound 32, weight 17
 ;   makespan: upper bound 16, weight 1
 ; NOTE: written for readers that cannot take (total-time) inside a sum (unified-planning): the makespan term is left out of this metric
-; facts over predicates no action of K uses are left out: appliance-free, glove-of, ingestible, is-item, is-place, outer-of, side-of, spare_kept, stirrer
+; facts over predicates no action of K uses are left out: appliance-free, glove-of, ingestible, is-item, is-place, outer-of, side-of, spare_kept
 (define (problem make_strawberries_and_cream-spoon_after_peanut-5002b5df)
   (:domain hygiene-make_strawberries_and_cream-spoon_after_peanut)
   (:objects
@@ -525,6 +525,8 @@
     (removes wash soil worktop-top)
     (scooped pb)
     (scooper spoon)
+    (stirred mug)
+    (stirrer spoon)
     (surface-of bowl bowl-inside)
     (surface-of fridge fridge-shelf)
     (surface-of honey honey-contents)

@@ -21,6 +21,8 @@
     (scooped ?x0 - thing)
     (scooper ?x0 - thing)
     (shared ?x0 - thing)
+    (stirred ?x0 - thing)
+    (stirrer ?x0 - thing)
     (waste ?x0 - thing)
     (pad-of ?g - gripper ?c - carrier)
     (region-of ?o - thing ?c - carrier)
@@ -208,6 +210,32 @@
       (when (waste ?d) (scooped ?f))
       (not (running-scoop ?g ?t ?f ?d ?t-work ?f-surface ?d-surface))
       (increase (total-cost) 0)
+    )
+  )
+
+  ; Stir the contents of a container with a held spoon.
+  (:action stir
+    :parameters (?g - gripper ?s - thing ?p - thing ?s-work - carrier ?p-surface - carrier)
+    :precondition (and
+      (work-of ?s ?s-work)
+      (surface-of ?p ?p-surface)
+      (holding ?g ?s)
+      (stirrer ?s)
+      (filled ?p)
+      (not (dwelling ?s))
+      (not (dwelling ?p))
+      (or (not (contaminated ?s-work peanut_allergen)) (not (unsafe peanut_allergen ?s-work ?p-surface)) (contaminated ?p-surface peanut_allergen))
+      (or (not (contaminated ?p-surface peanut_allergen)) (not (unsafe peanut_allergen ?p-surface ?s-work)) (contaminated ?s-work peanut_allergen))
+      (or (not (contaminated ?s-work soil)) (not (unsafe soil ?s-work ?p-surface)) (contaminated ?p-surface soil))
+      (or (not (contaminated ?p-surface soil)) (not (unsafe soil ?p-surface ?s-work)) (contaminated ?s-work soil))
+    )
+    :effect (and
+      (stirred ?p)
+      (when (and (contaminated ?s-work peanut_allergen) (crosses peanut_allergen ?s-work ?p-surface) (not (contaminated ?p-surface peanut_allergen))) (contaminated ?p-surface peanut_allergen))
+      (when (and (contaminated ?p-surface peanut_allergen) (crosses peanut_allergen ?p-surface ?s-work) (not (contaminated ?s-work peanut_allergen))) (contaminated ?s-work peanut_allergen))
+      (when (and (contaminated ?s-work soil) (crosses soil ?s-work ?p-surface) (not (contaminated ?p-surface soil))) (contaminated ?p-surface soil))
+      (when (and (contaminated ?p-surface soil) (crosses soil ?p-surface ?s-work) (not (contaminated ?s-work soil))) (contaminated ?s-work soil))
+      (increase (total-cost) 1)
     )
   )
 

@@ -59,6 +59,45 @@ def test_compose_meets_exact_targets_or_refuses():
         compose(cands, {}, {**targets, "instances": 7})
 
 
+def test_compose_prefers_registry_usage_over_certification_work():
+    from collections import Counter
+
+    # two families, either may give the 4 crossed instances; only "a"/"x" uses the dryer, 6 times, and the
+    # first families 4 more: the usage gate's 10 is met only by choosing it, though it needs more certifying
+    cands = [_cand("a", "x", instances=4, crossed=4), _cand("a", "y", instances=2),
+             _cand("b", "x", instances=4, crossed=4), _cand("b", "y", instances=2)]
+    targets = {"families": 2, "instances": 6, "crossed": 4, "groups": {}, "tiers": {}}
+    work = {("a", "x"): 4, ("a", "y"): 0, ("b", "x"): 0, ("b", "y"): 0}
+    dryer = ("actions", "run-dryer")
+    uses = {("a", "x"): Counter({dryer: 6}), ("b", "x"): Counter({dryer: 5})}
+    assert compose(cands, {}, targets, work=work) == {"a": "y", "b": "x"}
+    assert compose(cands, {}, targets, work=work, uses=uses, fixed_uses=Counter({dryer: 4})) == {"a": "x", "b": "y"}
+    # out of reach either way (5 + 4 < 10 and 6 + 3 < 10): the least work decides again
+    assert compose(cands, {}, targets, work=work, uses=uses, fixed_uses=Counter({dryer: 3})) == {"a": "y", "b": "x"}
+
+
+def test_known_uses_counts_histories_and_proved_references_only():
+    from hygiene_pddl.episodes import pipeline as P
+    from hygiene_pddl.episodes.builder import candidates
+
+    reg = load_registries()
+    family = "store_an_uncooked_turkey-glove_and_loaf"
+    cands = [c for c in candidates(reg, [family]) if c.archetype == "profiles3"]
+    digest = P.digests(reg, cands)
+    uses = P.known_uses(reg, cands, {}, digest)[(family, "profiles3")]
+    # nothing certified: the history alone (don and doff before the decision, in every draft)
+    assert uses[("actions", "doff-glove")] == 3 and uses[("actions", "spray")] == 0
+    ep = cands[0].episodes[0]
+    key, content = digest[ep.id]
+    rec = {"problem": "", "feasible": True, "plan_text": "0.000: (spray left bottle worktop) [1.000]\n",
+           "optimal_cost": {"disinfectant": 1, "water": 0}, "id": ep.id, "content": content}
+    uses = P.known_uses(reg, cands, {key: rec}, digest)[(family, "profiles3")]
+    assert uses[("actions", "spray")] == 1 and uses[("cost dimensions", "disinfectant")] == 1
+    assert uses[("stocks", "disinfectant")] == 1
+    unproved = P.known_uses(reg, cands, {key: rec | {"problem": "unproved"}}, digest)[(family, "profiles3")]
+    assert unproved[("actions", "spray")] == 0
+
+
 def test_every_family_kind_has_a_builder():
     from hygiene_pddl.episodes.kinds import KINDS
 

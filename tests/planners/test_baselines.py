@@ -115,3 +115,16 @@ def test_treat_always_never_claims_infeasibility_from_its_restriction():
     assert any("proves nothing about the task" in n for n in result.notes)
     nsp = catalogue()["hygiene-nsp"].factory().solve(inst, 30, REG)
     assert nsp.status is PlanStatus.PLAN
+
+
+def test_treat_always_takes_the_bound_from_the_task_not_6_actions():
+    # a v2 instance whose reference has 7 actions and treat-always's plan 8 (history-blind and rule-sat share the
+    # bound through baselines.joint_plan): with the v1 bound of 6 there is no plan (session 14's first run on v2:
+    # treat-always without a plan on 92 of 103 instances)
+    path = next((ROOT / "problems" / "clean_a_small_pet_cage-fresh_liner").glob("*-1976c698.json"))
+    inst = load_instance(path, REG)
+    assert len(load_reference(path.with_name(path.stem + ".reference.json")).plan) > 6
+    result = TreatAlways().solve(inst, 20, REG)
+    assert result.status is PlanStatus.PLAN and not result.proved_optimal and len(result.steps) > 6
+    assert evaluate_plan(REG, inst, parse_plan(result.plan_text)).valid
+    assert TreatAlways(max_actions=6).solve(inst, 20, REG).status is not PlanStatus.PLAN
