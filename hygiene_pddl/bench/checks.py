@@ -9,23 +9,26 @@ from hygiene_pddl.instances.model import Instance
 from hygiene_pddl.registries import Registries
 
 
-def benchmark_files(instance_path: Path, family: str) -> tuple[Path, Path, Path]:
-    """(reference, domain, problem) beside a committed instance ``problems/<family>/<id>.json``."""
+def benchmark_files(instance_path: Path, family: str, domain_stem: str | None = None) -> tuple[Path, Path, Path]:
+    """(reference, domain, problem) beside a committed instance ``problems/<family>/<id>.json``; the domain is
+    ``domains/<domain_stem>.pddl`` (its K's file: the family's, or ``<family>-k<hash>`` for other entries)."""
     instance_path = Path(instance_path)
     root = instance_path.resolve().parent.parent.parent
     return (instance_path.with_name(instance_path.stem + ".reference.json"),
-            root / "domains" / f"{family}.pddl",
+            root / "domains" / f"{domain_stem or family}.pddl",
             instance_path.with_name(instance_path.stem + ".pddl"))
 
 
 def check_answer(reg: Registries, inst: Instance, instance_path: Path, answer: dict, workdir: Path) -> dict:
     """Fields of a result record from a planner answer (``status``, ``plan_text``, ``claimed_cost``)."""
+    from compiler.kset import FamilyDomain
     from hygiene_pddl.instances import load_reference
     from hygiene_pddl.plans.parser import parse_plan
     from hygiene_pddl.validation.instance_level import evaluate_plan
     from hygiene_pddl.validation.pddl_level import validate_files
 
-    ref_path, domain, problem = benchmark_files(instance_path, inst.family)
+    ref_path, domain, problem = benchmark_files(instance_path, inst.family,
+                                                FamilyDomain.of_instance(reg, inst).file_stem)
     reference = load_reference(ref_path) if ref_path.exists() else None
     notes: list[str] = []
     if reference is None:
