@@ -184,7 +184,7 @@ class ForkServer:
                                      env=env, cwd=cwd, start_new_session=True)
         self._lock = threading.Lock()
         self._next = 0
-        self._waiting: dict[int, list] = {}  # id -> [event, pid or None]
+        self._waiting: dict[int, list] = {}  # id -> [event, Child or None]
         self._children: dict[int, Child] = {}
         self.alive = True
         first = self._read_line(READY_LIMIT)
@@ -209,10 +209,10 @@ class ForkServer:
         for line in self.proc.stdout:
             msg = json.loads(line)
             with self._lock:
-                if "pid" in msg:
+                if "pid" in msg:  # registered here, before the next line (its exit) can be read
                     slot = self._waiting.get(msg["id"])
                     if slot is not None:
-                        slot[1] = msg["pid"]
+                        slot[1] = self._children[msg["id"]] = Child(msg["pid"])
                         slot[0].set()
                 elif "exit" in msg:
                     child = self._children.pop(msg["id"], None)
@@ -247,8 +247,7 @@ class ForkServer:
             self._waiting.pop(ident, None)
             if slot[1] is None:
                 raise ServerGone("the fork server did not fork the call")
-            child = self._children[ident] = Child(slot[1])
-        return child
+        return slot[1]
 
     def close(self) -> None:
         """Stop the server (it kills the calls it still has)."""

@@ -28,6 +28,8 @@ from hygiene_pddl.errors import InputError
 STARTUP_LIMIT = 120.0
 #: Seconds allowed for checking one answer with both validators.
 CHECK_LIMIT = 300.0
+#: Seconds a worker may take to exit once its record is written; then its group is killed (and the record says so).
+EXIT_LIMIT = 3.0
 POLL = 0.05
 #: Seconds to wait for a remote Dask scheduler to answer.
 DASK_CONNECT_TIMEOUT = 20.0
@@ -268,6 +270,7 @@ def _execute(job: Job, workdir: Path, cancel: threading.Event | None) -> dict | 
     t_spawn = time.monotonic()
     proc, how, server_start = _start(job, workdir)
     phase, deadline, solve_start, check_start = "start", time.monotonic() + STARTUP_LIMIT, None, None
+    check_end = None
     killed = None
     try:
         while proc.poll() is None:
@@ -280,6 +283,8 @@ def _execute(job: Job, workdir: Path, cancel: threading.Event | None) -> dict | 
                 deadline = now + job.time_limit + job.grace
             if phase == "solve" and (workdir / "planner.json").exists():
                 phase, deadline, check_start = "check", now + CHECK_LIMIT, now
+            if phase == "check" and (workdir / "record.json").exists():
+                phase, deadline, check_end = "exit", now + EXIT_LIMIT, now
             if now > deadline:
                 killed = phase
                 _kill_group(proc)
@@ -293,7 +298,7 @@ def _execute(job: Job, workdir: Path, cancel: threading.Event | None) -> dict | 
     record = _blank(job)
     record["wall"] = end - (solve_start or t_spawn)
     record["harness"] = {"call": end - t_spawn, "start": (solve_start or end) - t_spawn,
-                         "check": end - check_start if check_start is not None else 0.0,
+                         "check": (check_end or end) - check_start if check_start is not None else 0.0,
                          "process": how, "server_start": server_start, "time_limit": job.time_limit}
     answer = _read_json(workdir / "record.json") or _read_json(workdir / "planner.json")
     log_tail = (workdir / "worker.log").read_text(encoding="utf-8", errors="replace")[-4000:]
@@ -339,6 +344,9 @@ def _execute(job: Job, workdir: Path, cancel: threading.Event | None) -> dict | 
         why = answer.get("validation_error") or (f"checking exceeded {CHECK_LIMIT:g} s" if killed else
                                                  "the worker died while checking the answer")
         record["error"] = f"validation: {why}"
+    if killed == "exit":
+        record["notes"].append(f"the worker wrote its record but did not exit within {EXIT_LIMIT:g} s; "
+                               "its process group was killed (the record is complete)")
     if answer.get("instance_id") not in (None, job.instance):
         record["notes"].append(f"the instance file declares id {answer['instance_id']!r}")
     if job.mode:

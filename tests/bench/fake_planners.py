@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import resource
+import threading
 import time
 
 from hygiene_pddl.planners.base import PlannerInfo, PlanStatus, no_plan_result, register
@@ -67,6 +68,14 @@ class Stateful:
         return dataclasses.replace(result, usage=(("calls", CALLS), ("pid", os.getpid())))
 
 
+class Linger:
+    """Answers at once but leaves a non-daemon thread behind, so a spawned worker cannot exit."""
+
+    def solve(self, inst, time_limit, reg):
+        threading.Thread(target=time.sleep, args=(3600,), daemon=False).start()
+        return no_plan_result("fake-linger", reg, inst, PlanStatus.UNDETERMINED, (("total", 0.0),), [])
+
+
 class Crash:
     def solve(self, inst, time_limit, reg):
         raise ValueError("fake planner crashed on purpose")
@@ -77,5 +86,6 @@ register(PlannerInfo("fake-sleep", "test: never answers", Sleeper))
 register(PlannerInfo("fake-hog", "test: allocates without bound", Hog))
 register(PlannerInfo("fake-crash", "test: raises", Crash))
 register(PlannerInfo("fake-timeout", "test: out of time", OutOfTime))
+register(PlannerInfo("fake-linger", "test: answers, then keeps its process alive", Linger))
 register(PlannerInfo("fake-state", "test: counts its calls in module state", Stateful))
 register(PlannerInfo("fake-unavailable", "test: cannot run", Crash, lambda: (False, "not installed")))

@@ -163,6 +163,35 @@ def test_timeout_memout_and_error_statuses(tmp_path):
     assert not (tmp_path / "plans").exists()
 
 
+def test_a_worker_that_does_not_exit_after_its_record_is_killed_and_the_record_says_so(tmp_path):
+    t0 = time.monotonic()
+    run_bench(BenchConfig(["fake-linger"], [SPOON[0]], tmp_path, time_limit=60, plugins=[PLUGIN], progress=False,
+                          start="spawn"))
+    (record,) = _records(tmp_path)
+    assert time.monotonic() - t0 < 30  # not the check limit (300 s), nor the time limit
+    assert record["status"] == "undetermined" and record["error"] is None
+    assert any("did not exit" in n and "killed" in n for n in record["notes"]), record["notes"]
+    assert record["harness"]["check"] < 5
+
+
+def test_a_fork_child_that_exits_before_spawn_returns_is_not_lost():
+    # the reader sees the child's pid and, right after it, its exit, before the spawning thread runs again
+    import io
+    import threading
+
+    from hygiene_pddl.bench.forkserver import ForkServer
+
+    server = ForkServer.__new__(ForkServer)
+    server._lock, server._children, server.alive = threading.Lock(), {}, True
+    slot = [threading.Event(), None]
+    server._waiting = {7: slot}
+    server.proc = type("P", (), {"stdout": io.BytesIO(b'{"id": 7, "pid": 4242}\n{"id": 7, "exit": 3}\n')})()
+    server._read_loop()
+    child = slot[1]
+    assert slot[0].is_set() and child.pid == 4242
+    assert child.poll() == 3 and child.wait(0) == 3
+
+
 # ------------------------------------------------------------------------------------------- resume
 
 
