@@ -3,16 +3,16 @@
 The rules never look at the instance's grounded goals. They are a small, fixed grammar over the request
 text and the instance's object names and types (docs/planners-compared.md lists them):
 
-* **placement**: ``<verb> [the] X [back|away|out] <preposition> [the] Y`` with a verb from
-  :data:`PLACE_VERBS` and a preposition from :data:`PLACE_PREPOSITIONS` → ``(at X Y)`` ("put the apple on
-  the plate", "put the bowl in the sink");
+* **clauses** (:mod:`hygiene_pddl.planners.request_rules`): ``VERB NP-list [PREP NP]`` with a verb of a
+  fixed table (placement verbs, and verbs with a resulting state: "slice" → ``sliced``, "wash" → ``safe``)
+  and a destination → ``(at|in|inside X Y)``; "NP must ... clean" and "keep NP clean" → ``(safe X)``;
 * **product**: ``[a] V of [hot] P`` or ``P in [the] V`` with a product phrase from :data:`PRODUCTS`
   → that product's predicate on the vessel V ("a mug of hot cocoa" → ``(has-cocoa mug)``);
 * **state**: an adjective from :data:`STATES` before a noun ("melted marshmallows" → ``(melted marshmallows)``).
 
-A noun resolves to the instance object with that name, or to the only object of that type (a plural ``s``
-may be dropped); multi-word names are read with spaces ("fruit basket" is ``fruit_basket``). When no rule
-fires, or a rule names something that is not an object of the instance, or the goal does not type-check
+A noun resolves to the instance object with that name, or to the objects whose type has it as a word;
+multi-word names are read with spaces ("fruit basket" is ``fruit_basket``). When no rule fires, or a rule
+names something that is not an object of the instance (or could be several), or the goal does not type-check
 against the registry's predicates, Rule-SAT answers *undetermined* with a note, as the paper's Rule-SAT
 does on most instances (no plan). Otherwise the goals replace the grounded
 ones and the continuation is planned with the joint CP-SAT model on the fully replayed state, with plain
@@ -39,13 +39,10 @@ from hygiene_pddl.planners.base import (
 )
 from hygiene_pddl.planners.baselines import joint_plan
 from hygiene_pddl.planners.goal_grounding import grounding_usage
+from hygiene_pddl.planners.request_rules import Unreadable, read_request
 from hygiene_pddl.registries import Registries, load_registries
 from hygiene_pddl.replay import replay
 
-PLACE_VERBS = ("put", "place", "set", "move", "bring", "take", "carry", "lay", "drop", "return", "store", "pack",
-               "hang", "arrange")
-#: preposition → predicate (all placements mean "rests on / in")
-PLACE_PREPOSITIONS = {"on top of": "at", "onto": "at", "on": "at", "into": "at", "inside": "at", "in": "at"}
 #: product phrase → predicate that holds of the vessel containing it
 PRODUCTS = {"hot cocoa": "has-cocoa", "hot chocolate": "has-cocoa", "cocoa": "has-cocoa"}
 #: adjective → predicate that holds of the noun it modifies
@@ -53,17 +50,10 @@ STATES = {"melted": "melted", "cooked": "cooked", "filled": "filled"}
 
 _DET = r"(?:(?:the|a|an|my|our|your|this|that|some)\s+)?"
 _NOUN = r"([a-z][a-z_-]*)"
-_PREPS = "|".join(sorted((re.escape(p) for p in PLACE_PREPOSITIONS), key=len, reverse=True))
 _PRODS = "|".join(sorted((re.escape(p) for p in PRODUCTS), key=len, reverse=True))
-PLACEMENT = re.compile(rf"\b(?:{'|'.join(PLACE_VERBS)})\s+{_DET}{_NOUN}\s+(?:(?:back|away|out)\s+)?({_PREPS})\s+"
-                       rf"{_DET}{_NOUN}")
 PRODUCT_OF = re.compile(rf"\b{_NOUN}\s+of\s+(?:hot\s+)?({_PRODS})\b")
 PRODUCT_IN = re.compile(rf"\b({_PRODS})\s+(?:in|into)\s+{_DET}{_NOUN}")
 STATE = re.compile(rf"\b({'|'.join(STATES)})\s+{_NOUN}")
-
-
-class Unreadable(Exception):
-    """The rules cannot turn the request into goals (the message says why)."""
 
 
 @dataclass(frozen=True)
@@ -103,21 +93,19 @@ def read_goals(reg: Registries, inst: Instance) -> Reading:
     # multi-word names of the instance's objects and types are read as one noun: "fruit basket" → fruit_basket
     for name in sorted({n for pair in inst.objects for n in pair if "_" in n}, key=len, reverse=True):
         text = re.sub(rf"\b{re.escape(name.replace('_', ' '))}\b", name, text)
-    found: list[tuple[int, Atom, str]] = []
-    for m in PLACEMENT.finditer(text):
-        found.append((m.start(), (PLACE_PREPOSITIONS[m.group(2)], _resolve(reg, inst, m.group(1)),
-                                  _resolve(reg, inst, m.group(3))), f"placement '{m.group(0)}'"))
+    found: list[tuple[Atom, str]] = []
     for m in PRODUCT_OF.finditer(text):
-        found.append((m.start(), (PRODUCTS[m.group(2)], _resolve(reg, inst, m.group(1))), f"product '{m.group(0)}'"))
+        found.append(((PRODUCTS[m.group(2)], _resolve(reg, inst, m.group(1))), f"product '{m.group(0)}'"))
     for m in PRODUCT_IN.finditer(text):
-        found.append((m.start(), (PRODUCTS[m.group(1)], _resolve(reg, inst, m.group(2))), f"product '{m.group(0)}'"))
+        found.append(((PRODUCTS[m.group(1)], _resolve(reg, inst, m.group(2))), f"product '{m.group(0)}'"))
     for m in STATE.finditer(text):
-        found.append((m.start(), (STATES[m.group(1)], _resolve(reg, inst, m.group(2))), f"state '{m.group(0)}'"))
+        found.append(((STATES[m.group(1)], _resolve(reg, inst, m.group(2))), f"state '{m.group(0)}'"))
+    found.extend(read_request(reg, inst, text))
     if not found:
         raise Unreadable("no rule matches the request")
     goals: list[Atom] = []
     rules: list[str] = []
-    for _, atom, rule in sorted(found):
+    for atom, rule in found:
         _check(reg, inst, atom)
         if atom not in goals:
             goals.append(atom)
